@@ -1,0 +1,47 @@
+# Dependencies, all from Debian 12 packages, found without hard-coded paths.
+#   libsundials-dev (IDA, CVODE, sunlinsol_klu, sunmatrix_sparse)
+#   libsuitesparse-dev (KLU), libmetis-dev (nested dissection ordering)
+#   libfyaml-dev (scenario files), libcunit1-dev (tests)
+find_package(PkgConfig REQUIRED)
+
+find_package(SUNDIALS 6.4 CONFIG QUIET)
+if(SUNDIALS_FOUND AND TARGET SUNDIALS::ida_shared AND TARGET SUNDIALS::sunlinsolklu_shared)
+  set(MBDAE_SUNDIALS_LIBS SUNDIALS::ida_shared SUNDIALS::cvode_shared
+      SUNDIALS::nvecserial_shared SUNDIALS::sunmatrixdense_shared
+      SUNDIALS::sunmatrixsparse_shared SUNDIALS::sunlinsoldense_shared
+      SUNDIALS::sunlinsolklu_shared SUNDIALS::sunnonlinsolfixedpoint_shared)
+  message(STATUS "SUNDIALS ${SUNDIALS_VERSION} (CMake package)")
+else()
+  find_path(SUNDIALS_INCLUDE_DIR ida/ida.h REQUIRED)
+  set(MBDAE_SUNDIALS_LIBS)
+  foreach(lib sundials_ida sundials_cvode sundials_nvecserial sundials_sunmatrixdense
+              sundials_sunmatrixsparse sundials_sunlinsoldense sundials_sunlinsolklu
+              sundials_sunnonlinsolfixedpoint)
+    find_library(MBDAE_LIB_${lib} ${lib} REQUIRED)
+    list(APPEND MBDAE_SUNDIALS_LIBS ${MBDAE_LIB_${lib}})
+  endforeach()
+  message(STATUS "SUNDIALS (found by library search)")
+endif()
+
+find_path(KLU_INCLUDE_DIR klu.h PATH_SUFFIXES suitesparse REQUIRED)
+find_library(KLU_LIBRARY klu REQUIRED)
+find_library(METIS_LIBRARY metis REQUIRED)
+find_path(METIS_INCLUDE_DIR metis.h REQUIRED)
+
+add_library(mbdae_deps_solver INTERFACE)
+target_include_directories(mbdae_deps_solver INTERFACE ${KLU_INCLUDE_DIR} ${METIS_INCLUDE_DIR})
+target_link_libraries(mbdae_deps_solver INTERFACE ${MBDAE_SUNDIALS_LIBS} ${KLU_LIBRARY}
+                      ${METIS_LIBRARY} m)
+
+pkg_check_modules(FYAML REQUIRED IMPORTED_TARGET libfyaml)
+add_library(mbdae_deps_driver INTERFACE)
+target_link_libraries(mbdae_deps_driver INTERFACE PkgConfig::FYAML)
+
+pkg_check_modules(CUNIT REQUIRED IMPORTED_TARGET cunit)
+
+find_program(GNUPLOT_EXECUTABLE gnuplot)
+if(GNUPLOT_EXECUTABLE)
+  message(STATUS "gnuplot: ${GNUPLOT_EXECUTABLE} (PNG plots enabled)")
+else()
+  message(STATUS "gnuplot not found: runs will write CSV and summary.json only")
+endif()

@@ -1,0 +1,211 @@
+/* backend_cvode.c - the CVODE backend for ODE-form problems: BDF with
+ * Newton (dense or KLU sparse Jacobian, analytic or CVODE's finite
+ * differences for dense) or Adams-Moulton with fixed-point iteration. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cvode/cvode.h>
+#include <nvector/nvector_serial.h>
+#include <sundials/sundials_context.h>
+#include <sunmatrix/sunmatrix_dense.h>
+#include <sunmatrix/sunmatrix_sparse.h>
+#include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
+
+#include "engine_impl.h"
+#include "mbdae/status.h"
+#include "sundials_util.h"
+
+typedef struct cvode_backend {
+  SUNContext ctx;
+  void *mem;
+  N_Vector y, atol;
+  SUNMatrix A;
+  SUNLinearSolver LS;
+  SUNNonlinearSolver NLS;
+  mbdae_stats acc;
+} cvode_backend;
+
+static int cv_rhs(realtype t, N_Vector y, N_Vector ydot, void *ud) {
+  mbdae_engine *e = ud;
+  return e->p->rhs(t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot), e->p->user_data);
+}
+
+static int cv_root(realtype t, N_Vector y, realtype *g, void *ud) {
+  mbdae_engine *e = ud;
+  return mbdae_engine_roots(e, t, N_VGetArrayPointer(y), NULL, g);
+}
+
+static int cv_jac_dense(realtype t, N_Vector y, N_Vector fy, SUNMatrix J,
+                        void *ud, N_Vector t1, N_Vector t2, N_Vector t3) {
+  (void)fy, (void)t1, (void)t2, (void)t3;
+  mbdae_engine *e = ud;
+  SUNMatZero(J);
+  return e->p->jac_dense(t, 0.0, N_VGetArrayPointer(y), NULL,
+                         SUNDenseMatrix_Data(J), e->p->user_data);
+}
+
+static int cv_jac_sparse(realtype t, N_Vector y, N_Vector fy, SUNMatrix J,
+                         void *ud, N_Vector t1, N_Vector t2, N_Vector t3) {
+  (void)fy, (void)t1, (void)t2, (void)t3;
+  mbdae_engine *e = ud;
+  mbdae_sparse_load_pattern(e->p, J);
+  return e->p->jac_sparse(t, 0.0, N_VGetArrayPointer(y), NULL,
+                          SUNSparseMatrix_Data(J), e->p->user_data);
+}
+
+#define CV_CHECK(call)                                                        \
+  do {                                                                        \
+    int flag_ = (call);                                                       \
+    if (flag_ < 0) {                                                          \
+      snprintf(e->msg, sizeof e->msg, "%s failed: %s", #call,                 \
+               CVodeGetReturnFlagName(flag_));                                \
+      return MBDAE_ERR_SUNDIALS;                                              \
+    }                                                                         \
+  } while (0)
+
+static int cv_create(mbdae_engine *e) {
+  const mbdae_problem *p = e->p;
+  const mbdae_options *o = e->o;
+  cvode_backend *b = calloc(1, sizeof *b);
+  if (!b) return MBDAE_ERR_MEMORY;
+  e->backend = b;
+  if (SUNContext_Create(NULL, &b->ctx) != 0) return MBDAE_ERR_SUNDIALS;
+  b->y = N_VMake_Serial(e->n, e->y, b->ctx);
+  if (!b->y) return MBDAE_ERR_MEMORY;
+  int adams = o->method == MBDAE_METHOD_CVODE_ADAMS;
+  b->mem = CVodeCreate(adams ? CV_ADAMS : CV_BDF, b->ctx);
+  if (!b->mem) return MBDAE_ERR_MEMORY;
+  CV_CHECK(CVodeInit(b->mem, cv_rhs, e->t, b->y));
+  CV_CHECK(CVodeSetUserData(b->mem, e));
+  CV_CHECK(CVodeSetErrHandlerFn(b->mem, mbdae_sundials_error_handler, e));
+  if (o->atol_vec) {
+    b->atol = N_VNew_Serial(e->n, b->ctx);
+    if (!b->atol) return MBDAE_ERR_MEMORY;
+    memcpy(N_VGetArrayPointer(b->atol), o->atol_vec, (size_t)e->n * sizeof(double));
+    CV_CHECK(CVodeSVtolerances(b->mem, o->rtol, b->atol));
+  } else {
+    CV_CHECK(CVodeSStolerances(b->mem, o->rtol, o->atol));
+  }
+  CV_CHECK(CVodeSetMaxNumSteps(b->mem, o->max_steps));
+  CV_CHECK(CVodeSetStopTime(b->mem, o->t_end));
+  if (o->h_max > 0) CV_CHECK(CVodeSetMaxStep(b->mem, o->h_max));
+  if (o->h_init > 0) CV_CHECK(CVodeSetInitStep(b->mem, o->h_init));
+  if (o->max_order > 0) CV_CHECK(CVodeSetMaxOrd(b->mem, o->max_order));
+  if (p->nroots > 0) {
+    CV_CHECK(CVodeRootInit(b->mem, p->nroots, cv_root));
+    CV_CHECK(CVodeSetNoInactiveRootWarn(b->mem));
+  }
+  if (adams) { /* non-stiff: no Jacobian, fixed-point iteration */
+    b->NLS = SUNNonlinSol_FixedPoint(b->y, 0, b->ctx);
+    if (!b->NLS) return MBDAE_ERR_MEMORY;
+    CV_CHECK(CVodeSetNonlinearSolver(b->mem, b->NLS));
+    return MBDAE_OK;
+  }
+  int rc = mbdae_sundials_linear_solver(e, b->ctx, b->y, &b->A, &b->LS);
+  if (rc != MBDAE_OK) return rc;
+  CV_CHECK(CVodeSetLinearSolver(b->mem, b->LS, b->A));
+  if (o->linsol == MBDAE_LINSOL_KLU)
+    CV_CHECK(CVodeSetJacFn(b->mem, cv_jac_sparse));
+  else if (p->jac_dense)
+    CV_CHECK(CVodeSetJacFn(b->mem, cv_jac_dense));
+  return MBDAE_OK;
+}
+
+static void cv_describe_failure(mbdae_engine *e, int flag) {
+  cvode_backend *b = e->backend;
+  realtype tcur = e->t;
+  CVodeGetCurrentTime(b->mem, &tcur);
+  char ele[160] = "";
+  N_Vector w = N_VClone(b->y), el = N_VClone(b->y);
+  if (w && el && CVodeGetErrWeights(b->mem, w) == CV_SUCCESS &&
+      CVodeGetEstLocalErrors(b->mem, el) == CV_SUCCESS) {
+    const double *wa = N_VGetArrayPointer(w), *ea = N_VGetArrayPointer(el);
+    int worst = -1;
+    double big = -1;
+    for (int i = 0; i < e->n; ++i)
+      if (fabs(wa[i] * ea[i]) > big) big = fabs(wa[i] * ea[i]), worst = i;
+    if (worst >= 0)
+      snprintf(ele, sizeof ele, "; largest weighted local error y[%d] = %.3e", worst, big);
+  }
+  if (w) N_VDestroy(w);
+  if (el) N_VDestroy(el);
+  snprintf(e->msg, sizeof e->msg, "CVODE failed at t=%.12g in mode '%s': %s%s (%s)",
+           tcur, mbdae_engine_mode(e), CVodeGetReturnFlagName(flag), ele,
+           e->sundials_msg);
+}
+
+static int cv_advance(mbdae_engine *e, double tout, int *root) {
+  cvode_backend *b = e->backend;
+  realtype tret = e->t;
+  *root = 0;
+  int flag = CVode(b->mem, tout, b->y, &tret, CV_NORMAL);
+  e->t = tret;
+  if (flag == CV_ROOT_RETURN) {
+    *root = 1;
+    return MBDAE_OK;
+  }
+  if (flag >= 0) return MBDAE_OK;
+  cv_describe_failure(e, flag);
+  if (flag == CV_TOO_MUCH_WORK) return MBDAE_ERR_TOO_MUCH_WORK;
+  if (flag == CV_RHSFUNC_FAIL || flag == CV_RTFUNC_FAIL) return MBDAE_ERR_CALLBACK;
+  return MBDAE_ERR_SOLVER;
+}
+
+static int cv_root_info(mbdae_engine *e, int *dirs) {
+  cvode_backend *b = e->backend;
+  if (e->p->nroots == 0) return MBDAE_OK;
+  CV_CHECK(CVodeGetRootInfo(b->mem, dirs));
+  return MBDAE_OK;
+}
+
+static void cv_harvest(cvode_backend *b, mbdae_stats *s) {
+  long v;
+  if (CVodeGetNumSteps(b->mem, &v) == 0) s->steps += v;
+  if (CVodeGetNumRhsEvals(b->mem, &v) == 0) s->rhs_evals += v;
+  if (b->LS) {
+    if (CVodeGetNumLinRhsEvals(b->mem, &v) == 0) s->rhs_evals += v;
+    if (CVodeGetNumJacEvals(b->mem, &v) == 0) s->jac_evals += v;
+  }
+  if (CVodeGetNumLinSolvSetups(b->mem, &v) == 0) s->lin_setups += v;
+  if (CVodeGetNumNonlinSolvIters(b->mem, &v) == 0) s->newton_iters += v;
+  if (CVodeGetNumNonlinSolvConvFails(b->mem, &v) == 0) s->newton_fails += v;
+  if (CVodeGetNumErrTestFails(b->mem, &v) == 0) s->err_test_fails += v;
+  if (CVodeGetNumGEvals(b->mem, &v) == 0) s->root_evals += v;
+  realtype h;
+  if (CVodeGetLastStep(b->mem, &h) == 0 && h != 0) s->last_step = h;
+}
+
+static int cv_reinit(mbdae_engine *e) {
+  cvode_backend *b = e->backend;
+  cv_harvest(b, &b->acc);
+  CV_CHECK(CVodeReInit(b->mem, e->t, b->y));
+  CV_CHECK(CVodeSetStopTime(b->mem, e->o->t_end));
+  return MBDAE_OK;
+}
+
+static void cv_stats(mbdae_engine *e, mbdae_stats *s) {
+  cvode_backend *b = e->backend;
+  *s = b->acc;
+  s->last_step = 0;
+  cv_harvest(b, s);
+}
+
+static void cv_destroy(mbdae_engine *e) {
+  cvode_backend *b = e->backend;
+  if (!b) return;
+  if (b->mem) CVodeFree(&b->mem);
+  if (b->LS) SUNLinSolFree(b->LS);
+  if (b->NLS) SUNNonlinSolFree(b->NLS);
+  if (b->A) SUNMatDestroy(b->A);
+  if (b->y) N_VDestroy(b->y);
+  if (b->atol) N_VDestroy(b->atol);
+  if (b->ctx) SUNContext_Free(&b->ctx);
+  free(b);
+  e->backend = NULL;
+}
+
+const mbdae_backend_ops mbdae_backend_cvode = {
+  "cvode", cv_create, cv_advance, cv_root_info, cv_reinit, NULL,
+  cv_stats, cv_destroy};

@@ -1,0 +1,249 @@
+/* backend_ida.c - the IDA backend: DAE residual, dense or KLU sparse
+ * Jacobian (analytic, or IDA's finite differences for dense), root finding
+ * and re-initialisation after events. Modelled on SUNDIALS'
+ * examples/ida/serial (IDAInit, IDARootInit, IDAReInit after a root). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ida/ida.h>
+#include <nvector/nvector_serial.h>
+#include <sundials/sundials_context.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunlinsol/sunlinsol_klu.h>
+#include <sunmatrix/sunmatrix_dense.h>
+#include <sunmatrix/sunmatrix_sparse.h>
+
+#include "engine_impl.h"
+#include "mbdae/status.h"
+#include "sundials_util.h"
+
+typedef struct ida_backend {
+  SUNContext ctx;
+  void *mem;
+  N_Vector y, yp, id, atol;
+  SUNMatrix A;
+  SUNLinearSolver LS;
+  mbdae_stats acc; /* totals of earlier re-inits (IDAReInit zeroes counters) */
+} ida_backend;
+
+static int ida_res(realtype t, N_Vector y, N_Vector yp, N_Vector r, void *ud) {
+  mbdae_engine *e = ud;
+  return e->p->residual(t, N_VGetArrayPointer(y), N_VGetArrayPointer(yp),
+                        N_VGetArrayPointer(r), e->p->user_data);
+}
+
+static int ida_root(realtype t, N_Vector y, N_Vector yp, realtype *g, void *ud) {
+  mbdae_engine *e = ud;
+  return mbdae_engine_roots(e, t, N_VGetArrayPointer(y), N_VGetArrayPointer(yp), g);
+}
+
+static int ida_jac_dense(realtype t, realtype cj, N_Vector y, N_Vector yp,
+                         N_Vector r, SUNMatrix J, void *ud, N_Vector t1,
+                         N_Vector t2, N_Vector t3) {
+  (void)r, (void)t1, (void)t2, (void)t3;
+  mbdae_engine *e = ud;
+  SUNMatZero(J);
+  return e->p->jac_dense(t, cj, N_VGetArrayPointer(y), N_VGetArrayPointer(yp),
+                         SUNDenseMatrix_Data(J), e->p->user_data);
+}
+
+static int ida_jac_sparse(realtype t, realtype cj, N_Vector y, N_Vector yp,
+                          N_Vector r, SUNMatrix J, void *ud, N_Vector t1,
+                          N_Vector t2, N_Vector t3) {
+  (void)r, (void)t1, (void)t2, (void)t3;
+  mbdae_engine *e = ud;
+  mbdae_sparse_load_pattern(e->p, J);
+  return e->p->jac_sparse(t, cj, N_VGetArrayPointer(y), N_VGetArrayPointer(yp),
+                          SUNSparseMatrix_Data(J), e->p->user_data);
+}
+
+#define IDA_CHECK(call)                                                       \
+  do {                                                                        \
+    int flag_ = (call);                                                       \
+    if (flag_ < 0) {                                                          \
+      snprintf(e->msg, sizeof e->msg, "%s failed: %s", #call,                 \
+               IDAGetReturnFlagName(flag_));                                  \
+      return MBDAE_ERR_SUNDIALS;                                              \
+    }                                                                         \
+  } while (0)
+
+static int ida_create(mbdae_engine *e) {
+  const mbdae_problem *p = e->p;
+  const mbdae_options *o = e->o;
+  ida_backend *b = calloc(1, sizeof *b);
+  if (!b) return MBDAE_ERR_MEMORY;
+  e->backend = b;
+  if (SUNContext_Create(NULL, &b->ctx) != 0) return MBDAE_ERR_SUNDIALS;
+  b->y = N_VMake_Serial(e->n, e->y, b->ctx);
+  b->yp = N_VMake_Serial(e->n, e->yp, b->ctx);
+  if (!b->y || !b->yp) return MBDAE_ERR_MEMORY;
+  b->mem = IDACreate(b->ctx);
+  if (!b->mem) return MBDAE_ERR_MEMORY;
+  IDA_CHECK(IDAInit(b->mem, ida_res, e->t, b->y, b->yp));
+  IDA_CHECK(IDASetUserData(b->mem, e));
+  IDA_CHECK(IDASetErrHandlerFn(b->mem, mbdae_sundials_error_handler, e));
+  if (o->atol_vec) {
+    b->atol = N_VNew_Serial(e->n, b->ctx);
+    if (!b->atol) return MBDAE_ERR_MEMORY;
+    memcpy(N_VGetArrayPointer(b->atol), o->atol_vec, (size_t)e->n * sizeof(double));
+    IDA_CHECK(IDASVtolerances(b->mem, o->rtol, b->atol));
+  } else {
+    IDA_CHECK(IDASStolerances(b->mem, o->rtol, o->atol));
+  }
+  if (p->id) {
+    b->id = N_VNew_Serial(e->n, b->ctx);
+    if (!b->id) return MBDAE_ERR_MEMORY;
+    memcpy(N_VGetArrayPointer(b->id), p->id, (size_t)e->n * sizeof(double));
+    IDA_CHECK(IDASetId(b->mem, b->id));
+    if (o->suppress_alg) IDA_CHECK(IDASetSuppressAlg(b->mem, SUNTRUE));
+  }
+  IDA_CHECK(IDASetMaxNumSteps(b->mem, o->max_steps));
+  IDA_CHECK(IDASetStopTime(b->mem, o->t_end));
+  if (o->h_max > 0) IDA_CHECK(IDASetMaxStep(b->mem, o->h_max));
+  if (o->h_init > 0) IDA_CHECK(IDASetInitStep(b->mem, o->h_init));
+  if (o->max_order > 0) IDA_CHECK(IDASetMaxOrd(b->mem, o->max_order));
+  if (p->nroots > 0) {
+    IDA_CHECK(IDARootInit(b->mem, p->nroots, ida_root));
+    IDA_CHECK(IDASetNoInactiveRootWarn(b->mem));
+  }
+  int rc = mbdae_sundials_linear_solver(e, b->ctx, b->y, &b->A, &b->LS);
+  if (rc != MBDAE_OK) return rc;
+  IDA_CHECK(IDASetLinearSolver(b->mem, b->LS, b->A));
+  if (o->linsol == MBDAE_LINSOL_KLU)
+    IDA_CHECK(IDASetJacFn(b->mem, ida_jac_sparse));
+  else if (p->jac_dense)
+    IDA_CHECK(IDASetJacFn(b->mem, ida_jac_dense));
+  return MBDAE_OK;
+}
+
+/* Describe a failure: time, mode, the largest residual at the current
+ * Newton iterate and the component with the largest weighted local error. */
+static void ida_describe_failure(mbdae_engine *e, int flag) {
+  ida_backend *b = e->backend;
+  realtype tcur = e->t;
+  IDAGetCurrentTime(b->mem, &tcur);
+  char extra[200] = "";
+  N_Vector ycur = NULL, ypcur = NULL;
+  if (IDAGetCurrentY(b->mem, &ycur) == IDA_SUCCESS &&
+      IDAGetCurrentYp(b->mem, &ypcur) == IDA_SUCCESS && ycur && ypcur) {
+    double v = 0;
+    int i = mbdae_engine_worst_residual(e, tcur, N_VGetArrayPointer(ycur),
+                                        N_VGetArrayPointer(ypcur), &v);
+    if (i >= 0) snprintf(extra, sizeof extra, "; worst residual F[%d] = %.3e", i, v);
+  }
+  char ele[120] = "";
+  N_Vector w = N_VClone(b->y), el = N_VClone(b->y);
+  if (w && el && IDAGetErrWeights(b->mem, w) == IDA_SUCCESS &&
+      IDAGetEstLocalErrors(b->mem, el) == IDA_SUCCESS) {
+    const double *wa = N_VGetArrayPointer(w), *ea = N_VGetArrayPointer(el);
+    int worst = -1;
+    double big = -1;
+    for (int i = 0; i < e->n; ++i)
+      if (fabs(wa[i] * ea[i]) > big) big = fabs(wa[i] * ea[i]), worst = i;
+    if (worst >= 0)
+      snprintf(ele, sizeof ele, "; largest weighted local error y[%d] = %.3e", worst, big);
+  }
+  if (w) N_VDestroy(w);
+  if (el) N_VDestroy(el);
+  snprintf(e->msg, sizeof e->msg, "IDA failed at t=%.12g in mode '%s': %s%s%s (%s)",
+           tcur, mbdae_engine_mode(e), IDAGetReturnFlagName(flag), extra, ele,
+           e->sundials_msg);
+}
+
+static int ida_advance(mbdae_engine *e, double tout, int *root) {
+  ida_backend *b = e->backend;
+  realtype tret = e->t;
+  *root = 0;
+  int flag = IDASolve(b->mem, tout, &tret, b->y, b->yp, IDA_NORMAL);
+  e->t = tret;
+  if (flag == IDA_ROOT_RETURN) {
+    *root = 1;
+    return MBDAE_OK;
+  }
+  if (flag >= 0) return MBDAE_OK;
+  ida_describe_failure(e, flag);
+  switch (flag) {
+  case IDA_TOO_MUCH_WORK: return MBDAE_ERR_TOO_MUCH_WORK;
+  case IDA_RES_FAIL:
+  case IDA_RTFUNC_FAIL:
+  case IDA_LSETUP_FAIL:
+  case IDA_LSOLVE_FAIL: return flag == IDA_RES_FAIL || flag == IDA_RTFUNC_FAIL
+                                   ? MBDAE_ERR_CALLBACK : MBDAE_ERR_SOLVER;
+  default: return MBDAE_ERR_SOLVER;
+  }
+}
+
+static int ida_root_info(mbdae_engine *e, int *dirs) {
+  ida_backend *b = e->backend;
+  if (e->p->nroots == 0) return MBDAE_OK;
+  IDA_CHECK(IDAGetRootInfo(b->mem, dirs));
+  return MBDAE_OK;
+}
+
+static void ida_harvest(ida_backend *b, mbdae_stats *s) {
+  long v;
+  if (IDAGetNumSteps(b->mem, &v) == 0) s->steps += v;
+  if (IDAGetNumResEvals(b->mem, &v) == 0) s->rhs_evals += v;
+  if (IDAGetNumLinResEvals(b->mem, &v) == 0) s->rhs_evals += v;
+  if (IDAGetNumJacEvals(b->mem, &v) == 0) s->jac_evals += v;
+  if (IDAGetNumLinSolvSetups(b->mem, &v) == 0) s->lin_setups += v;
+  if (IDAGetNumNonlinSolvIters(b->mem, &v) == 0) s->newton_iters += v;
+  if (IDAGetNumNonlinSolvConvFails(b->mem, &v) == 0) s->newton_fails += v;
+  if (IDAGetNumErrTestFails(b->mem, &v) == 0) s->err_test_fails += v;
+  if (IDAGetNumGEvals(b->mem, &v) == 0) s->root_evals += v;
+  realtype h;
+  if (IDAGetLastStep(b->mem, &h) == 0 && h != 0) s->last_step = h;
+}
+
+static int ida_reinit(mbdae_engine *e) {
+  ida_backend *b = e->backend;
+  ida_harvest(b, &b->acc);
+  IDA_CHECK(IDAReInit(b->mem, e->t, b->y, b->yp));
+  IDA_CHECK(IDASetStopTime(b->mem, e->o->t_end));
+  return MBDAE_OK;
+}
+
+static int ida_calcic(mbdae_engine *e) {
+  ida_backend *b = e->backend;
+  if (!e->p->id) {
+    snprintf(e->msg, sizeof e->msg, "IDACalcIC fallback needs the id vector");
+    return MBDAE_ERR_INCONSISTENT;
+  }
+  double tout1 = e->t + (e->o->t_end - e->t) * 1e-3;
+  int flag = IDACalcIC(b->mem, IDA_YA_YDP_INIT, tout1);
+  if (flag < 0) {
+    snprintf(e->msg, sizeof e->msg, "IDACalcIC fallback failed at t=%.12g in mode '%s': %s",
+             e->t, mbdae_engine_mode(e), IDAGetReturnFlagName(flag));
+    return MBDAE_ERR_INCONSISTENT;
+  }
+  IDA_CHECK(IDAGetConsistentIC(b->mem, b->y, b->yp));
+  return MBDAE_OK;
+}
+
+static void ida_stats(mbdae_engine *e, mbdae_stats *s) {
+  ida_backend *b = e->backend;
+  *s = b->acc;
+  s->last_step = 0;
+  ida_harvest(b, s);
+}
+
+static void ida_destroy(mbdae_engine *e) {
+  ida_backend *b = e->backend;
+  if (!b) return;
+  if (b->mem) IDAFree(&b->mem);
+  if (b->LS) SUNLinSolFree(b->LS);
+  if (b->A) SUNMatDestroy(b->A);
+  if (b->y) N_VDestroy(b->y);
+  if (b->yp) N_VDestroy(b->yp);
+  if (b->id) N_VDestroy(b->id);
+  if (b->atol) N_VDestroy(b->atol);
+  if (b->ctx) SUNContext_Free(&b->ctx);
+  free(b);
+  e->backend = NULL;
+}
+
+const mbdae_backend_ops mbdae_backend_ida = {
+  "ida", ida_create, ida_advance, ida_root_info, ida_reinit, ida_calcic,
+  ida_stats, ida_destroy};

@@ -1,0 +1,390 @@
+/* engine.c - the hybrid event loop shared by every backend: output sampling,
+ * root handling, event maps, consistency checks, the Zeno guard and the
+ * event log. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine_impl.h"
+#include "mbdae/status.h"
+
+void mbdae_options_default(mbdae_options *o) {
+  if (!o) return;
+  memset(o, 0, sizeof *o);
+  o->method = MBDAE_METHOD_IDA;
+  o->linsol = MBDAE_LINSOL_DENSE;
+  o->ordering = MBDAE_ORDERING_COLAMD;
+  o->t0 = 0.0;
+  o->t_end = 1.0;
+  o->dt_out = 0.01;
+  o->rtol = 1e-8;
+  o->atol = 1e-10;
+  o->rk4_step = 1e-3;
+  o->max_steps = 100000;
+  o->max_events = 0;
+  o->window_events = 1000;
+  o->window_length = 1e-9;
+  o->consistency_tol = 1e-6;
+  o->calcic_fallback = 0;
+  o->root_band = 1e-10;
+}
+
+static const char *const method_names[] = {"ida", "cvode-bdf", "cvode-adams", "rk4"};
+
+const char *mbdae_method_name(mbdae_method m) {
+  if ((int)m < 0 || (int)m > 3) return "unknown";
+  return method_names[m];
+}
+
+int mbdae_method_parse(const char *s, mbdae_method *m) {
+  if (!s || !m) return MBDAE_ERR_ARGUMENT;
+  for (int i = 0; i < 4; ++i)
+    if (strcmp(s, method_names[i]) == 0) {
+      *m = (mbdae_method)i;
+      return MBDAE_OK;
+    }
+  return MBDAE_ERR_NOT_FOUND;
+}
+
+const char *mbdae_engine_mode(const mbdae_engine *e) {
+  const char *s = e->p->mode_name ? e->p->mode_name(e->p->user_data) : NULL;
+  return s ? s : "-";
+}
+
+int mbdae_engine_worst_residual(mbdae_engine *e, double t, const double *y,
+                                const double *yp, double *value) {
+  const mbdae_problem *p = e->p;
+  double *r = malloc((size_t)e->n * sizeof *r);
+  if (!r) return -1;
+  int worst = -1;
+  double big = -1.0;
+  if (mbdae_problem_eval(p, t, y, yp, r) == 0)
+    for (int i = 0; i < e->n; ++i)
+      if (fabs(r[i]) > big || isnan(r[i])) {
+        big = fabs(r[i]);
+        worst = i;
+        if (isnan(r[i])) break;
+      }
+  free(r);
+  if (value) *value = big;
+  return worst;
+}
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int check_options(const mbdae_problem *p, const mbdae_options *o,
+                         char *msg, size_t n) {
+#define BAD(...) do { snprintf(msg, n, __VA_ARGS__); return MBDAE_ERR_ARGUMENT; } while (0)
+  if (!(isfinite(o->t0) && isfinite(o->t_end) && o->t_end > o->t0))
+    BAD("t_end (%g) must be finite and greater than t0 (%g)", o->t_end, o->t0);
+  if (!(o->dt_out > 0.0 && isfinite(o->dt_out))) BAD("dt_out must be positive");
+  if (!(o->rtol > 0.0 && o->atol > 0.0)) BAD("rtol and atol must be positive");
+  if (o->method == MBDAE_METHOD_RK4 && !(o->rk4_step > 0.0))
+    BAD("rk4_step must be positive");
+  if (o->window_events < 1 || !(o->window_length >= 0.0))
+    BAD("window_events must be >= 1 and window_length >= 0");
+  if (!(o->root_band > 0.0)) BAD("root_band must be positive");
+  int dae = p->form == MBDAE_FORM_DAE;
+  if (dae && o->method != MBDAE_METHOD_IDA) {
+    snprintf(msg, n, "a DAE-form problem needs method ida, not %s",
+             mbdae_method_name(o->method));
+    return MBDAE_ERR_UNSUPPORTED;
+  }
+  if (!dae && o->method == MBDAE_METHOD_IDA) {
+    snprintf(msg, n, "an ODE-form problem needs method cvode-bdf, cvode-adams or rk4");
+    return MBDAE_ERR_UNSUPPORTED;
+  }
+  if (dae && !p->residual) BAD("DAE problem without a residual");
+  if (!dae && !p->rhs) BAD("ODE problem without a right-hand side");
+  if (o->linsol == MBDAE_LINSOL_KLU && !p->jac_sparse &&
+      (o->method == MBDAE_METHOD_IDA || o->method == MBDAE_METHOD_CVODE_BDF)) {
+    snprintf(msg, n, "linear_solver klu needs the model's sparse Jacobian");
+    return MBDAE_ERR_UNSUPPORTED;
+  }
+  if (p->nroots > 0 && !p->event) BAD("root functions without an event handler");
+#undef BAD
+  return MBDAE_OK;
+}
+
+/* |F_i| <= tol (1 + |y_i| + |yp_i|) for all i: the state solves the residual. */
+static int check_consistency(mbdae_engine *e, char *what, size_t n) {
+  const mbdae_problem *p = e->p;
+  if (p->form != MBDAE_FORM_DAE) return MBDAE_OK;
+  double *r = malloc((size_t)e->n * sizeof *r);
+  if (!r) return MBDAE_ERR_MEMORY;
+  int rc = mbdae_problem_eval(p, e->t, e->y, e->yp, r);
+  int bad = -1;
+  if (rc == 0)
+    for (int i = 0; i < e->n; ++i) {
+      double lim = e->o->consistency_tol * (1.0 + fabs(e->y[i]) + fabs(e->yp[i]));
+      if (!(fabs(r[i]) <= lim)) {
+        bad = i;
+        break;
+      }
+    }
+  if (rc != 0)
+    snprintf(what, n, "residual evaluation failed (status %d)", rc);
+  else if (bad >= 0)
+    snprintf(what, n, "residual component %d is %.3e (y=%.6g, yp=%.6g)", bad,
+             r[bad], e->y[bad], e->yp[bad]);
+  free(r);
+  if (rc != 0) return MBDAE_ERR_CALLBACK;
+  return bad >= 0 ? MBDAE_ERR_INCONSISTENT : MBDAE_OK;
+}
+
+/* ODE form: keep e->yp = f(t, y) for observers. */
+static int refresh_ydot(mbdae_engine *e) {
+  if (e->p->form != MBDAE_FORM_ODE) return MBDAE_OK;
+  int rc = e->p->rhs(e->t, e->y, e->yp, e->p->user_data);
+  return rc < 0 ? MBDAE_ERR_CALLBACK : MBDAE_OK;
+}
+
+static int observe(mbdae_engine *e, const mbdae_event_record *ev) {
+  if (!e->o->observer) return MBDAE_OK;
+  int rc = refresh_ydot(e);
+  if (rc != MBDAE_OK) return rc;
+  rc = e->o->observer(e->t, e->y, e->yp, ev, e->o->observer_data);
+  if (rc > 0) return MBDAE_STOPPED;
+  if (rc < 0) return MBDAE_ERR_CALLBACK;
+  return MBDAE_OK;
+}
+
+static int eval_invariants(mbdae_engine *e, double *out) {
+  const mbdae_problem *p = e->p;
+  if (p->ninv == 0) return MBDAE_OK;
+  const double *yp = p->form == MBDAE_FORM_DAE ? e->yp : NULL;
+  int rc = p->invariants(e->t, e->y, yp, out, p->user_data);
+  return rc < 0 ? MBDAE_ERR_CALLBACK : MBDAE_OK;
+}
+
+typedef struct event_state {
+  int *dirs;
+  double *inv_before, *inv_after;
+  double *ring;      /* times of the last window_events events */
+  long nring;
+  char mode_before[64], mode_after[64];
+} event_state;
+
+/* Zeno guard: more than window_events events within window_length. */
+static int event_rate_exceeded(event_state *s, const mbdae_options *o, long count,
+                               double t) {
+  long w = o->window_events;
+  if (count >= w) {
+    double oldest = s->ring[count % w];
+    if (t - oldest <= o->window_length) return 1;
+  }
+  s->ring[count % w] = t;
+  return 0;
+}
+
+static int handle_event(mbdae_engine *e, event_state *s, mbdae_stats *stats,
+                        int *stop) {
+  const mbdae_problem *p = e->p;
+  const mbdae_options *o = e->o;
+  int rc = e->ops->root_info(e, s->dirs);
+  if (rc != MBDAE_OK) return rc;
+  int any = 0;
+  for (int i = 0; i < p->nroots; ++i) any |= s->dirs[i] != 0;
+  if (!any) return MBDAE_OK;
+
+  rc = observe(e, NULL); /* the pre-event state, so plots show the jump */
+  if (rc != MBDAE_OK) return rc;
+  rc = eval_invariants(e, s->inv_before);
+  if (rc != MBDAE_OK) return rc;
+  snprintf(s->mode_before, sizeof s->mode_before, "%s", mbdae_engine_mode(e));
+
+  mbdae_event_info info;
+  memset(&info, 0, sizeof info);
+  double *yp = p->form == MBDAE_FORM_DAE ? e->yp : NULL;
+  int action = p->event(e->t, e->y, yp, s->dirs, &info, p->user_data);
+  if (action < 0) {
+    snprintf(e->msg, sizeof e->msg,
+             "event handler failed (status %d) at t=%.12g in mode '%s'", action,
+             e->t, s->mode_before);
+    return MBDAE_ERR_CALLBACK;
+  }
+  if (info.ndata < 0 || info.ndata > MBDAE_EVENT_DATA_MAX) info.ndata = 0;
+  stats->events++;
+  if ((o->max_events > 0 && stats->events > o->max_events) ||
+      event_rate_exceeded(s, o, stats->events - 1, e->t)) {
+    snprintf(e->msg, sizeof e->msg,
+             "too many events: %ld events, more than %d within %.3g at t=%.12g "
+             "in mode '%s' (Zeno accumulation or an event loop)",
+             stats->events, o->window_events, o->window_length, e->t,
+             mbdae_engine_mode(e));
+    return MBDAE_ERR_EVENT_LIMIT;
+  }
+  if (action == MBDAE_EVENT_CONTINUE) {
+    char what[256];
+    rc = check_consistency(e, what, sizeof what);
+    if (rc == MBDAE_ERR_INCONSISTENT && o->calcic_fallback && e->ops->calcic) {
+      /* a checked, logged fallback: never a silent change of the state */
+      rc = e->ops->reinit(e);
+      if (rc == MBDAE_OK) rc = e->ops->calcic(e);
+      if (rc == MBDAE_OK) stats->calcic_fallbacks++;
+    } else if (rc != MBDAE_OK) {
+      snprintf(e->msg, sizeof e->msg,
+               "inconsistent state after event '%s' at t=%.12g, mode '%s': %s",
+               info.label ? info.label : "root", e->t, mbdae_engine_mode(e), what);
+      return rc;
+    }
+    if (rc == MBDAE_OK) rc = mbdae_engine_mask_fired(e, s->dirs);
+    if (rc == MBDAE_OK) rc = e->ops->reinit(e);
+    if (rc != MBDAE_OK) return rc;
+  }
+  rc = eval_invariants(e, s->inv_after);
+  if (rc != MBDAE_OK) return rc;
+  snprintf(s->mode_after, sizeof s->mode_after, "%s", mbdae_engine_mode(e));
+
+  mbdae_event_record rec = {
+    .index = stats->events - 1, .t = e->t, .nroots = p->nroots, .dirs = s->dirs,
+    .label = info.label ? info.label : "root", .mode_before = s->mode_before,
+    .mode_after = s->mode_after, .ninv = p->ninv, .inv_names = p->inv_names,
+    .inv_before = s->inv_before, .inv_after = s->inv_after, .ndata = info.ndata,
+    .data = info.data, .action = action};
+  rc = observe(e, &rec);
+  if (rc == MBDAE_STOPPED || action == MBDAE_EVENT_STOP) *stop = 1;
+  return rc == MBDAE_STOPPED ? MBDAE_OK : rc;
+}
+
+static const mbdae_backend_ops *backend_for(mbdae_method m) {
+  switch (m) {
+  case MBDAE_METHOD_IDA: return &mbdae_backend_ida;
+  case MBDAE_METHOD_CVODE_BDF:
+  case MBDAE_METHOD_CVODE_ADAMS: return &mbdae_backend_cvode;
+  case MBDAE_METHOD_RK4: return &mbdae_backend_rk4;
+  }
+  return NULL;
+}
+
+static int run_loop(mbdae_engine *e, mbdae_stats *stats) {
+  const mbdae_options *o = e->o;
+  const mbdae_problem *p = e->p;
+  event_state s;
+  memset(&s, 0, sizeof s);
+  int nr = p->nroots > 0 ? p->nroots : 1, ni = p->ninv > 0 ? p->ninv : 1;
+  s.dirs = calloc((size_t)nr, sizeof *s.dirs);
+  s.inv_before = calloc((size_t)ni, sizeof *s.inv_before);
+  s.inv_after = calloc((size_t)ni, sizeof *s.inv_after);
+  s.ring = calloc((size_t)o->window_events, sizeof *s.ring);
+  int rc = (s.dirs && s.inv_before && s.inv_after && s.ring) ? MBDAE_OK : MBDAE_ERR_MEMORY;
+
+  const double span = o->t_end - o->t0;
+  long k = 1; /* next output index: t0 + k dt_out */
+  int stop = 0;
+  if (rc == MBDAE_OK) rc = observe(e, NULL);
+  if (rc == MBDAE_STOPPED) stop = 1, rc = MBDAE_OK;
+  while (rc == MBDAE_OK && !stop && e->t < o->t_end) {
+    double tout = o->t0 + (double)k * o->dt_out;
+    if (tout > o->t_end || o->t_end - tout < 1e-12 * span) tout = o->t_end;
+    int root = 0;
+    rc = e->ops->advance(e, tout, &root);
+    if (rc != MBDAE_OK) break;
+    if (root) {
+      rc = handle_event(e, &s, stats, &stop);
+      if (rc != MBDAE_OK || stop) break;
+    }
+    if (e->t >= tout) {
+      k++;
+      rc = observe(e, NULL);
+      if (rc == MBDAE_STOPPED) stop = 1, rc = MBDAE_OK;
+      if (o->progress) o->progress(e->t, (e->t - o->t0) / span, o->progress_data);
+    }
+    if (rc == MBDAE_OK) rc = mbdae_engine_release_masks(e);
+  }
+  if (rc == MBDAE_STOPPED) rc = MBDAE_OK, stop = 1;
+  free(s.dirs);
+  free(s.inv_before);
+  free(s.inv_after);
+  free(s.ring);
+  if (rc == MBDAE_OK && stop) return MBDAE_STOPPED;
+  return rc;
+}
+
+int mbdae_run(mbdae_problem *p, const mbdae_options *o, double *y, double *yp,
+              mbdae_stats *stats, char *msg, size_t msglen) {
+  char local[512];
+  if (!msg || msglen == 0) msg = local, msglen = sizeof local;
+  msg[0] = '\0';
+  mbdae_stats st_local;
+  if (!stats) stats = &st_local;
+  memset(stats, 0, sizeof *stats);
+  if (!p || !o || !y || (p->form == MBDAE_FORM_DAE && !yp)) {
+    snprintf(msg, msglen, "mbdae_run: NULL problem, options or state");
+    return MBDAE_ERR_ARGUMENT;
+  }
+  int rc = check_options(p, o, msg, msglen);
+  if (rc != MBDAE_OK) return rc;
+  const double t_start = now_seconds();
+
+  mbdae_engine e;
+  memset(&e, 0, sizeof e);
+  e.p = p;
+  e.o = o;
+  e.n = p->n;
+  e.t = o->t0;
+  e.ops = backend_for(o->method);
+  e.y = malloc((size_t)e.n * sizeof *e.y);
+  e.yp = calloc((size_t)e.n, sizeof *e.yp);
+  int nr = p->nroots > 0 ? p->nroots : 1;
+  e.mask = calloc((size_t)nr, sizeof *e.mask);
+  e.graw = calloc((size_t)nr, sizeof *e.graw);
+  if (!e.y || !e.yp || !e.mask || !e.graw) {
+    rc = MBDAE_ERR_MEMORY;
+    snprintf(msg, msglen, "out of memory allocating the state (n=%d)", e.n);
+    goto done;
+  }
+  memcpy(e.y, y, (size_t)e.n * sizeof *y);
+  if (p->form == MBDAE_FORM_DAE) memcpy(e.yp, yp, (size_t)e.n * sizeof *yp);
+  for (int i = 0; i < e.n; ++i)
+    if (!isfinite(e.y[i]) || !isfinite(e.yp[i])) {
+      rc = MBDAE_ERR_ARGUMENT;
+      snprintf(msg, msglen, "initial state component %d is not finite", i);
+      goto done;
+    }
+
+  char what[256];
+  rc = check_consistency(&e, what, sizeof what);
+  int need_calcic = 0;
+  if (rc == MBDAE_ERR_INCONSISTENT && o->calcic_fallback) {
+    need_calcic = 1;
+    rc = MBDAE_OK;
+  } else if (rc != MBDAE_OK) {
+    snprintf(msg, msglen, "inconsistent initial state at t=%.12g, mode '%s': %s",
+             e.t, mbdae_engine_mode(&e), what);
+    goto done;
+  }
+  rc = e.ops->create(&e);
+  if (rc == MBDAE_OK && need_calcic && e.ops->calcic) {
+    rc = e.ops->calcic(&e);
+    if (rc == MBDAE_OK) stats->calcic_fallbacks++;
+  }
+  if (rc == MBDAE_OK) rc = run_loop(&e, stats);
+
+  mbdae_stats bs;
+  memset(&bs, 0, sizeof bs);
+  if (e.backend) e.ops->stats(&e, &bs);
+  bs.events = stats->events;
+  bs.calcic_fallbacks = stats->calcic_fallbacks;
+  *stats = bs;
+  if (rc < 0 && msg[0] == '\0')
+    snprintf(msg, msglen, "%s", e.msg[0] ? e.msg : mbdae_status_message(rc));
+  memcpy(y, e.y, (size_t)e.n * sizeof *y);
+  if (yp) memcpy(yp, e.yp, (size_t)e.n * sizeof *yp);
+done:
+  if (e.backend) e.ops->destroy(&e);
+  stats->t_reached = e.t;
+  stats->wall_time = now_seconds() - t_start;
+  free(e.y);
+  free(e.yp);
+  free(e.mask);
+  free(e.graw);
+  return rc;
+}

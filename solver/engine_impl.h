@@ -1,0 +1,89 @@
+/* engine_impl.h - private state of one run and the backend operations table.
+ * A backend (IDA, CVODE, RK4) is a const table of function pointers, like
+ * SUNDIALS' N_Vector ops; the event loop in engine.c drives any of them. */
+#ifndef MBDAE_ENGINE_IMPL_H
+#define MBDAE_ENGINE_IMPL_H
+
+#include <stddef.h>
+
+#include "mbdae/engine.h"
+#include "problem_impl.h"
+
+typedef struct mbdae_engine mbdae_engine;
+
+typedef struct mbdae_backend_ops {
+  const char *name;
+  /* Allocate the integrator, starting from e->t, e->y, e->yp. */
+  int (*create)(mbdae_engine *e);
+  /* Integrate towards tout. On return e->t, e->y (and e->yp for DAEs) hold the
+   * reached state; *root is 1 when stopped at a located root. Returns a status
+   * code; on failure fills e->msg. */
+  int (*advance)(mbdae_engine *e, double tout, int *root);
+  /* Which (wrapped) roots fired at the last root return: dirs[i] = +1/-1/0. */
+  int (*root_info)(mbdae_engine *e, int *dirs);
+  /* Restart from e->t, e->y, e->yp after an event. */
+  int (*reinit)(mbdae_engine *e);
+  /* IDA only (else NULL): recompute consistent algebraic variables and yp. */
+  int (*calcic)(mbdae_engine *e);
+  /* Accumulated statistics (including those of earlier re-inits). */
+  void (*stats)(mbdae_engine *e, mbdae_stats *s);
+  void (*destroy)(mbdae_engine *e);
+} mbdae_backend_ops;
+
+extern const mbdae_backend_ops mbdae_backend_ida;
+extern const mbdae_backend_ops mbdae_backend_cvode;
+extern const mbdae_backend_ops mbdae_backend_rk4;
+
+/* A root just handled is masked: dir is the direction it fired in, band the
+ * dead band around zero in which it reads as lying on the pre-crossing side. */
+typedef struct mbdae_root_mask {
+  int active;
+  int dir;
+  double band;
+  int refires;   /* consecutive re-crossings without leaving the band */
+} mbdae_root_mask;
+
+/* A masked root that fires again in the same direction without ever having
+ * left its dead band is chattering (a Zeno sequence below the resolution of
+ * the root finder): after this many, the run ends with an event-limit error
+ * instead of letting the state sink through the surface. */
+#define MBDAE_MAX_REFIRES 8
+
+struct mbdae_engine {
+  mbdae_problem *p;
+  const mbdae_options *o;
+  int n;
+  double t;
+  double *y, *yp;            /* current state (yp = ydot for ODE form) */
+  mbdae_root_mask *mask;     /* nroots */
+  double *graw;              /* nroots, scratch for raw root values */
+  void *backend;             /* backend private data */
+  const mbdae_backend_ops *ops;
+  long rk4_extra_evals;
+  char msg[1024];            /* failure description */
+  char sundials_msg[256];    /* last message from SUNDIALS' error handler */
+};
+
+/* SUNDIALS error handler: keep the message for the failure report instead of
+ * printing it (no I/O below the driver). */
+void mbdae_sundials_error_handler(int code, const char *module,
+                                  const char *function, char *msg, void *data);
+
+/* Root functions as the integrators see them: the model's g with masking. */
+int mbdae_engine_roots(mbdae_engine *e, double t, const double *y,
+                       const double *yp, double *g);
+/* After an event: mask the fired roots around their post-event values. */
+int mbdae_engine_mask_fired(mbdae_engine *e, const int *dirs);
+/* Release masks whose root has moved beyond its band to the other side. */
+int mbdae_engine_release_masks(mbdae_engine *e);
+
+/* Name of the model's current mode ("-" when the model has none). */
+const char *mbdae_engine_mode(const mbdae_engine *e);
+/* Index and value of the largest |F_i| (DAE) at (t, y, yp); -1 if none. */
+int mbdae_engine_worst_residual(mbdae_engine *e, double t, const double *y,
+                                const double *yp, double *value);
+
+/* KLU user ordering by METIS nested dissection (klu_l user_order hook). */
+long mbdae_klu_metis_order(long n, long *Ap, long *Ai, long *Perm, void *common);
+
+#endif

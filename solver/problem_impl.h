@@ -1,0 +1,33 @@
+/* problem_impl.h - the private layout of mbdae_problem (problem.h). */
+#ifndef MBDAE_PROBLEM_IMPL_H
+#define MBDAE_PROBLEM_IMPL_H
+
+#include "mbdae/problem.h"
+
+struct mbdae_problem {
+  int n;
+  mbdae_form form;
+  void *user_data;
+  mbdae_residual_fn residual;
+  mbdae_rhs_fn rhs;
+  double *id;                 /* n entries, DAE form; NULL = all differential */
+  mbdae_jac_fn jac_dense;
+  mbdae_jac_fn jac_sparse;
+  mbdae_index nnz;            /* sparse pattern (CSC) */
+  mbdae_index *colptr;        /* n + 1 */
+  mbdae_index *rowind;        /* nnz */
+  int nroots;
+  mbdae_root_fn roots;
+  mbdae_event_fn event;
+  int ninv;
+  const char *const *inv_names;
+  mbdae_invariant_fn invariants;
+  mbdae_mode_name_fn mode_name;
+};
+
+/* Expand the sparse Jacobian at (t, y, yp) into a dense column-major array. */
+int mbdae_problem_eval_jacobian_sparse_dense(const mbdae_problem *p, double t,
+                                             double cj, const double *y,
+                                             const double *yp, double *J);
+
+#endif

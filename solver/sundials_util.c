@@ -1,0 +1,75 @@
+/* sundials_util.c - matrices and linear solvers for the SUNDIALS backends.
+ * The sparse pattern is a superset valid in every mode, so KLU's symbolic
+ * analysis is done once and a mode switch costs a numeric refactorisation. */
+#include <stdio.h>
+#include <string.h>
+
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunlinsol/sunlinsol_klu.h>
+#include <sunmatrix/sunmatrix_dense.h>
+#include <sunmatrix/sunmatrix_sparse.h>
+
+#include "mbdae/status.h"
+#include "sundials_util.h"
+
+void mbdae_sundials_error_handler(int code, const char *module,
+                                  const char *function, char *msg, void *data) {
+  mbdae_engine *e = data;
+  (void)code;
+  snprintf(e->sundials_msg, sizeof e->sundials_msg, "%s/%s: %s", module,
+           function, msg);
+}
+
+void mbdae_sparse_load_pattern(const mbdae_problem *p, SUNMatrix J) {
+  sunindextype *cp = SUNSparseMatrix_IndexPointers(J);
+  sunindextype *ri = SUNSparseMatrix_IndexValues(J);
+  memcpy(cp, p->colptr, (size_t)(p->n + 1) * sizeof *cp);
+  memcpy(ri, p->rowind, (size_t)p->nnz * sizeof *ri);
+  memset(SUNSparseMatrix_Data(J), 0, (size_t)p->nnz * sizeof(realtype));
+}
+
+/* KLU's user_order hook (klu_l_common.user_order) with the signature KLU
+ * calls; the common pointer is unused. */
+static SuiteSparse_long metis_hook(SuiteSparse_long n, SuiteSparse_long *Ap,
+                                   SuiteSparse_long *Ai, SuiteSparse_long *Perm,
+                                   klu_l_common *common) {
+  return (SuiteSparse_long)mbdae_klu_metis_order((long)n, (long *)Ap, (long *)Ai,
+                                                 (long *)Perm, common);
+}
+
+int mbdae_sundials_linear_solver(mbdae_engine *e, SUNContext ctx, N_Vector y,
+                                 SUNMatrix *A, SUNLinearSolver *LS) {
+  const mbdae_problem *p = e->p;
+  const mbdae_options *o = e->o;
+  if (o->linsol == MBDAE_LINSOL_KLU) {
+    if (!p->jac_sparse) {
+      snprintf(e->msg, sizeof e->msg, "KLU needs the model's sparse Jacobian");
+      return MBDAE_ERR_UNSUPPORTED;
+    }
+    *A = SUNSparseMatrix(e->n, e->n, p->nnz, CSC_MAT, ctx);
+    if (!*A) return MBDAE_ERR_MEMORY;
+    mbdae_sparse_load_pattern(p, *A);
+    *LS = SUNLinSol_KLU(y, *A, ctx);
+    if (!*LS) {
+      snprintf(e->msg, sizeof e->msg, "SUNLinSol_KLU failed");
+      return MBDAE_ERR_SUNDIALS;
+    }
+    if (o->ordering == MBDAE_ORDERING_METIS) {
+      sun_klu_common *c = SUNLinSol_KLUGetCommon(*LS);
+      c->ordering = 3; /* KLU: 3 = user-supplied ordering */
+      c->user_order = metis_hook;
+    } else if (SUNLinSol_KLUSetOrdering(*LS, (int)o->ordering) != 0) {
+      snprintf(e->msg, sizeof e->msg, "SUNLinSol_KLUSetOrdering(%d) failed", (int)o->ordering);
+      return MBDAE_ERR_SUNDIALS;
+    }
+    return MBDAE_OK;
+  }
+  *A = SUNDenseMatrix(e->n, e->n, ctx);
+  if (!*A) return MBDAE_ERR_MEMORY;
+  *LS = SUNLinSol_Dense(y, *A, ctx);
+  if (!*LS) {
+    snprintf(e->msg, sizeof e->msg, "SUNLinSol_Dense failed");
+    return MBDAE_ERR_SUNDIALS;
+  }
+  return MBDAE_OK;
+}

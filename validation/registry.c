@@ -1,0 +1,25 @@
+/* registry.c - the tables of validation cases (one table per model family). */
+#include <string.h>
+
+#include "mbdae/validation.h"
+
+/* VALIDATION-TABLE-DECLARATIONS (keep this marker) */
+extern const mbdae_validation_case mbdae_validation_billiard[];
+extern const mbdae_validation_case mbdae_validation_ball[];
+extern const mbdae_validation_case mbdae_validation_pendulum[];
+
+const mbdae_validation_case *const mbdae_validation_tables[] = {
+  /* VALIDATION-TABLE-ENTRIES (keep this marker) */
+  mbdae_validation_billiard,
+  mbdae_validation_ball,
+  mbdae_validation_pendulum,
+  NULL
+};
+
+const mbdae_validation_case *mbdae_validation_find(const char *name) {
+  if (!name) return NULL;
+  for (int i = 0; mbdae_validation_tables[i]; ++i)
+    for (const mbdae_validation_case *c = mbdae_validation_tables[i]; c->name; ++c)
+      if (strcmp(c->name, name) == 0) return c;
+  return NULL;
+}
