@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# bootstrap.sh - install what is missing (Debian 12, as root), build, and run
+# either the main demo or the whole test suite.
+#
+#   bash scripts/bootstrap.sh demo   # install, build, run the default demo scenario
+#   bash scripts/bootstrap.sh test   # install, build, run every test (plain and ASan+UBSan)
+#
+# Environment: BUILD_DIR (default build), JOBS (default nproc),
+# MBDAE_SKIP_SANITIZE=1 skips the sanitizer pass of `test`.
+set -euo pipefail
+
+mode=${1:-}
+case "$mode" in
+  demo|test|install|build) ;;
+  *) echo "usage: bash scripts/bootstrap.sh demo|test|install|build" >&2; exit 2 ;;
+esac
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${BUILD_DIR:-$root/build}
+jobs=${JOBS:-$(nproc)}
+
+# Debian 12 packages the build, the tests and the demo use.
+packages=(build-essential cmake pkg-config
+          libsundials-dev libsuitesparse-dev libmetis-dev
+          libcunit1-dev libfyaml-dev gnuplot-nox
+          libopenmpi-dev openmpi-bin)
+
+install_missing() {
+  local missing=()
+  for p in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+      missing+=("$p")
+    fi
+  done
+  if [ ${#missing[@]} -eq 0 ]; then
+    echo "bootstrap: all ${#packages[@]} Debian packages present"
+    return
+  fi
+  echo "bootstrap: installing ${missing[*]}"
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+configure_build() { # dir, extra cmake args...
+  local dir=$1; shift
+  cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+  cmake --build "$dir" -j "$jobs"
+}
+
+run_ctest() { # dir
+  (cd "$1" && ctest --output-on-failure -j "$jobs" --timeout 1500)
+}
+
+install_missing
+[ "$mode" = install ] && exit 0
+
+configure_build "$build" -DMBDAE_WERROR=ON
+[ "$mode" = build ] && exit 0
+
+if [ "$mode" = demo ]; then
+  scenario="$root/scenarios/demo.yaml"
+  out="$root/out/demo"
+  "$build/mbdae" run "$scenario" --out "$out"
+  echo "bootstrap: demo results in $out (series.csv, events.csv, summary.json, *.png)"
+  exit 0
+fi
+
+echo "bootstrap: test suite (RelWithDebInfo, -Werror)"
+run_ctest "$build"
+if [ "${MBDAE_SKIP_SANITIZE:-0}" != 1 ]; then
+  echo "bootstrap: test suite under AddressSanitizer + UndefinedBehaviorSanitizer"
+  configure_build "$build-sanitize" -DMBDAE_SANITIZE=ON
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    run_ctest "$build-sanitize"
+fi
+echo "bootstrap: all tests passed"
