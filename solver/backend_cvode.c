@@ -59,8 +59,9 @@ static int cv_jac_sparse(realtype t, N_Vector y, N_Vector fy, SUNMatrix J,
   do {                                                                        \
     int flag_ = (call);                                                       \
     if (flag_ < 0) {                                                          \
+      char fb_[64];                                                           \
       snprintf(e->msg, sizeof e->msg, "%s failed: %s", #call,                 \
-               CVodeGetReturnFlagName(flag_));                                \
+               mbdae_flag_text(CVodeGetReturnFlagName, flag_, fb_, sizeof fb_)); \
       return MBDAE_ERR_SUNDIALS;                                              \
     }                                                                         \
   } while (0)
@@ -116,6 +117,7 @@ static int cv_create(mbdae_engine *e) {
 static void cv_describe_failure(mbdae_engine *e, int flag) {
   cvode_backend *b = e->backend;
   realtype tcur = e->t;
+  char fb[64];
   CVodeGetCurrentTime(b->mem, &tcur);
   char ele[160] = "";
   N_Vector w = N_VClone(b->y), el = N_VClone(b->y);
@@ -132,7 +134,7 @@ static void cv_describe_failure(mbdae_engine *e, int flag) {
   if (w) N_VDestroy(w);
   if (el) N_VDestroy(el);
   snprintf(e->msg, sizeof e->msg, "CVODE failed at t=%.12g in mode '%s': %s%s (%s)",
-           tcur, mbdae_engine_mode(e), CVodeGetReturnFlagName(flag), ele,
+           tcur, mbdae_engine_mode(e), mbdae_flag_text(CVodeGetReturnFlagName, flag, fb, sizeof fb), ele,
            e->sundials_msg);
 }
 

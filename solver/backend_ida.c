@@ -63,8 +63,9 @@ static int ida_jac_sparse(realtype t, realtype cj, N_Vector y, N_Vector yp,
   do {                                                                        \
     int flag_ = (call);                                                       \
     if (flag_ < 0) {                                                          \
+      char fb_[64];                                                           \
       snprintf(e->msg, sizeof e->msg, "%s failed: %s", #call,                 \
-               IDAGetReturnFlagName(flag_));                                  \
+               mbdae_flag_text(IDAGetReturnFlagName, flag_, fb_, sizeof fb_)); \
       return MBDAE_ERR_SUNDIALS;                                              \
     }                                                                         \
   } while (0)
@@ -123,6 +124,7 @@ static int ida_create(mbdae_engine *e) {
 static void ida_describe_failure(mbdae_engine *e, int flag) {
   ida_backend *b = e->backend;
   realtype tcur = e->t;
+  char fb[64];
   IDAGetCurrentTime(b->mem, &tcur);
   char extra[200] = "";
   N_Vector ycur = NULL, ypcur = NULL;
@@ -148,7 +150,7 @@ static void ida_describe_failure(mbdae_engine *e, int flag) {
   if (w) N_VDestroy(w);
   if (el) N_VDestroy(el);
   snprintf(e->msg, sizeof e->msg, "IDA failed at t=%.12g in mode '%s': %s%s%s (%s)",
-           tcur, mbdae_engine_mode(e), IDAGetReturnFlagName(flag), extra, ele,
+           tcur, mbdae_engine_mode(e), mbdae_flag_text(IDAGetReturnFlagName, flag, fb, sizeof fb), extra, ele,
            e->sundials_msg);
 }
 
@@ -214,8 +216,9 @@ static int ida_calcic(mbdae_engine *e) {
   double tout1 = e->t + (e->o->t_end - e->t) * 1e-3;
   int flag = IDACalcIC(b->mem, IDA_YA_YDP_INIT, tout1);
   if (flag < 0) {
+    char fb[64];
     snprintf(e->msg, sizeof e->msg, "IDACalcIC fallback failed at t=%.12g in mode '%s': %s",
-             e->t, mbdae_engine_mode(e), IDAGetReturnFlagName(flag));
+             e->t, mbdae_engine_mode(e), mbdae_flag_text(IDAGetReturnFlagName, flag, fb, sizeof fb));
     return MBDAE_ERR_INCONSISTENT;
   }
   IDA_CHECK(IDAGetConsistentIC(b->mem, b->y, b->yp));

@@ -2,6 +2,7 @@
  * The sparse pattern is a superset valid in every mode, so KLU's symbolic
  * analysis is done once and a mode switch costs a numeric refactorisation. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <sunlinsol/sunlinsol_dense.h>
@@ -18,6 +19,14 @@ void mbdae_sundials_error_handler(int code, const char *module,
   (void)code;
   snprintf(e->sundials_msg, sizeof e->sundials_msg, "%s/%s: %s", module,
            function, msg);
+}
+
+const char *mbdae_flag_text(char *(*name_fn)(long int), long flag, char *buf,
+                            size_t n) {
+  char *s = name_fn(flag);
+  snprintf(buf, n, "%s", s ? s : "unknown flag");
+  free(s);
+  return buf;
 }
 
 void mbdae_sparse_load_pattern(const mbdae_problem *p, SUNMatrix J) {

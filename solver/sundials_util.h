@@ -9,6 +9,11 @@
 
 #include "engine_impl.h"
 
+/* The name of a SUNDIALS return flag in buf (SUNDIALS' *GetReturnFlagName
+ * functions return a malloc'd string: this frees it). */
+const char *mbdae_flag_text(char *(*name_fn)(long int), long flag, char *buf,
+                            size_t n);
+
 /* Copy the problem's fixed CSC pattern into J and zero its values. */
 void mbdae_sparse_load_pattern(const mbdae_problem *p, SUNMatrix J);
 
