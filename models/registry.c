@@ -5,6 +5,8 @@
 
 /* One line per model kind (each defined in its own models/<name>/ file). */
 /* MODEL-KIND-DECLARATIONS (keep this marker) */
+extern const mbdae_model_kind mbdae_model_net_capture;
+extern const mbdae_model_kind mbdae_model_wheel;
 extern const mbdae_model_kind mbdae_model_string_net;
 extern const mbdae_model_kind mbdae_model_rover;
 extern const mbdae_model_kind mbdae_model_ravine;
@@ -14,6 +16,8 @@ extern const mbdae_model_kind mbdae_model_pendulum;
 
 const mbdae_model_kind *const mbdae_model_kinds[] = {
   /* MODEL-KIND-ENTRIES (keep this marker) */
+  &mbdae_model_net_capture,
+  &mbdae_model_wheel,
   &mbdae_model_string_net,
   &mbdae_model_rover,
   &mbdae_model_ravine,

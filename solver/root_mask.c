@@ -62,6 +62,14 @@ int mbdae_engine_mask_fired(mbdae_engine *e, const int *dirs) {
     /* the band must contain the post-event value itself */
     double b = e->o->root_band;
     double g = fabs(e->graw[i]);
+    if (g > 1e4 * b) {
+      /* the handler switched this root to another function (a mode change,
+       * e.g. an inactive constant): the state is not on its surface, and a
+       * band around the post-event value would hide its later crossings */
+      m->active = 0;
+      m->refires = 0;
+      continue;
+    }
     m->band = (2.0 * g > b) ? 2.0 * g : b;
   }
   return MBDAE_OK;

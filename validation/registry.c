@@ -4,12 +4,20 @@
 #include "mbdae/validation.h"
 
 /* VALIDATION-TABLE-DECLARATIONS (keep this marker) */
+extern const mbdae_validation_case mbdae_validation_wheel[];
+extern const mbdae_validation_case mbdae_validation_strings[];
+extern const mbdae_validation_case mbdae_validation_ravine[];
+extern const mbdae_validation_case mbdae_validation_rover[];
 extern const mbdae_validation_case mbdae_validation_billiard[];
 extern const mbdae_validation_case mbdae_validation_ball[];
 extern const mbdae_validation_case mbdae_validation_pendulum[];
 
 const mbdae_validation_case *const mbdae_validation_tables[] = {
   /* VALIDATION-TABLE-ENTRIES (keep this marker) */
+  mbdae_validation_wheel,
+  mbdae_validation_strings,
+  mbdae_validation_ravine,
+  mbdae_validation_rover,
   mbdae_validation_billiard,
   mbdae_validation_ball,
   mbdae_validation_pendulum,

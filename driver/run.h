@@ -1,0 +1,77 @@
+/* run.h - run a loaded scenario: build the model, integrate with mbdae_run,
+ * and write the output directory (series.csv, events.csv, summary.json,
+ * PNG plots) - or write nothing at all and just return the outcomes, which
+ * is what a parameter sweep calls thousands of times. */
+#ifndef MBDAE_DRIVER_RUN_H
+#define MBDAE_DRIVER_RUN_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "mbdae/engine.h"
+#include "mbdae/model.h"
+#include "scenario.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MBDAE_RUN_MAX_INVARIANTS 16
+#define MBDAE_RUN_MAX_OUTCOMES 64
+
+typedef struct mbdae_run_config {
+  const char *out_dir;  /* NULL: write no file at all */
+  int plots;            /* render the model's plots (needs out_dir, gnuplot) */
+  int every;            /* series.csv keeps every k-th sample (>= 1) */
+  int progress;         /* draw a progress bar on stderr */
+  FILE *notes;          /* where non-fatal notes go ("gnuplot not found"); NULL: nowhere */
+} mbdae_run_config;
+
+typedef struct mbdae_run_invariant {
+  char name[64];
+  double start, end;       /* at t0 and at the last state */
+  double max_drift;        /* max |I(t) - I(t0)| over samples and events */
+  double max_flow_drift;   /* max |I(t) - I(segment start)| between events:
+                              the integrator's drift, event jumps excluded */
+} mbdae_run_invariant;
+
+typedef struct mbdae_run_result {
+  int status;              /* mbdae_run's status code */
+  char message[512];       /* its failure message ("" on success) */
+  mbdae_stats stats;
+  long samples;            /* observer samples: t0, every dt_out, t_end and
+                              each pre-event state */
+  long rows;               /* rows written to series.csv */
+  long events;
+  char final_mode[64];
+  int ninv;
+  mbdae_run_invariant inv[MBDAE_RUN_MAX_INVARIANTS];
+  int noutcomes;
+  mbdae_outcome outcomes[MBDAE_RUN_MAX_OUTCOMES];
+  int plots_written;
+  char plot_note[256];     /* why plots are missing, "" if none */
+  double wall_time;        /* seconds, model creation to last file */
+} mbdae_run_result;
+
+/* out_dir NULL, plots/every from the scenario, no progress, no notes. */
+void mbdae_run_config_default(mbdae_run_config *c, const mbdae_scenario *s);
+
+/* Run s. Returns
+ *   MBDAE_ERR_SCENARIO  the model or engine rejected the input before the run
+ *                       started ("FILE:LINE: key ...: why" in err); nothing written;
+ *   MBDAE_ERR_IO        an output file could not be written (err says which);
+ *   otherwise           the engine's status (res->status): MBDAE_OK,
+ *                       MBDAE_STOPPED, or a failure (err = res->message); the
+ *                       files written up to the failure stay valid and
+ *                       summary.json says "failed".
+ * res is always filled as far as the run got. */
+int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
+                       mbdae_run_result *res, char *err, size_t errlen);
+
+/* "ok", "stopped" or "failed". */
+const char *mbdae_run_status_word(int status);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,137 @@
+/* solver_schema.c - keys, types and bounds of the scenario's `solver:` and
+ * `output:` sections; defaults come from the engine (mbdae_options_default). */
+#include "solver_schema.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+static const char *const method_names[] = {"ida", "cvode-bdf", "cvode-adams", "rk4", NULL};
+static const char *const linsol_names[] = {"dense", "klu", NULL};
+static const char *const ordering_names[] = {"amd", "colamd", "natural", "metis", NULL};
+
+#define OFF(f) offsetof(mbdae_solver_fields, f)
+#define INF HUGE_VAL
+#define OPEN_LO MBDAE_PARAM_MIN_OPEN
+#define OPEN_HI MBDAE_PARAM_MAX_OPEN
+
+/* Defaults (def) are filled from mbdae_options_default at load time. */
+const mbdae_param_spec mbdae_solver_specs[] = {
+  {"method", MBDAE_PARAM_ENUM, OFF(method), 0, 0, 0, 0, 0, method_names, 0, "",
+   "integrator: ida (DAE form), cvode-bdf, cvode-adams, rk4 (ODE form)"},
+  {"linear_solver", MBDAE_PARAM_ENUM, OFF(linsol), 0, 0, 0, 0, 0, linsol_names, 0, "",
+   "linear solver of the Newton iteration: dense or klu (sparse)"},
+  {"ordering", MBDAE_PARAM_ENUM, OFF(ordering), 0, 0, 0, 0, 0, ordering_names, 0, "",
+   "KLU fill-reducing ordering"},
+  {"t0", MBDAE_PARAM_DOUBLE, OFF(t0), 0, 0, -INF, INF, 0, NULL, 0, "s", "start time"},
+  {"t_end", MBDAE_PARAM_DOUBLE, OFF(t_end), 0, 0, -INF, INF, 0, NULL, 0, "s",
+   "end time (> t0)"},
+  {"dt_out", MBDAE_PARAM_DOUBLE, OFF(dt_out), OPEN_LO, 0, 0, INF, 0, NULL, 0, "s",
+   "output interval"},
+  {"rtol", MBDAE_PARAM_DOUBLE, OFF(rtol), OPEN_LO | OPEN_HI, 0, 0, 1, 0, NULL, 0, "",
+   "relative tolerance"},
+  {"atol", MBDAE_PARAM_DOUBLE, OFF(atol), 0, 0, 0, INF, 0, NULL, 0, "",
+   "absolute tolerance"},
+  {"rk4_step", MBDAE_PARAM_DOUBLE, OFF(rk4_step), OPEN_LO, 0, 0, INF, 0, NULL, 0, "s",
+   "fixed step of the RK4 reference"},
+  {"h_init", MBDAE_PARAM_DOUBLE, OFF(h_init), 0, 0, 0, INF, 0, NULL, 0, "s",
+   "initial step (0: the solver's choice)"},
+  {"h_max", MBDAE_PARAM_DOUBLE, OFF(h_max), 0, 0, 0, INF, 0, NULL, 0, "s",
+   "largest step (0: unlimited)"},
+  {"max_steps", MBDAE_PARAM_INT, OFF(max_steps), 0, 0, 1, INT_MAX, 0, NULL, 0, "",
+   "step limit per output interval (adaptive methods)"},
+  {"max_order", MBDAE_PARAM_INT, OFF(max_order), 0, 0, 0, 12, 0, NULL, 0, "",
+   "largest method order (0: the solver's default)"},
+  {"suppress_alg", MBDAE_PARAM_BOOL, OFF(suppress_alg), 0, 0, 0, 1, 0, NULL, 0, "",
+   "IDA: exclude algebraic variables from the error test"},
+  {"max_events", MBDAE_PARAM_INT, OFF(max_events), 0, 0, 0, INT_MAX, 0, NULL, 0, "",
+   "total events allowed (0: unlimited)"},
+  {"window_events", MBDAE_PARAM_INT, OFF(window_events), 0, 0, 1, INT_MAX, 0, NULL, 0, "",
+   "Zeno guard: at most this many events ..."},
+  {"window_length", MBDAE_PARAM_DOUBLE, OFF(window_length), 0, 0, 0, INF, 0, NULL, 0, "s",
+   "... within any interval of this length"},
+  {"consistency_tol", MBDAE_PARAM_DOUBLE, OFF(consistency_tol), OPEN_LO, 0, 0, INF, 0,
+   NULL, 0, "", "post-event consistency: |F_i| <= tol (1 + |y_i| + |yp_i|)"},
+  {"calcic_fallback", MBDAE_PARAM_BOOL, OFF(calcic_fallback), 0, 0, 0, 1, 0, NULL, 0, "",
+   "IDA: try IDACalcIC when a handler's state is inconsistent (else fail)"},
+  {"root_band", MBDAE_PARAM_DOUBLE, OFF(root_band), 0, 0, 0, INF, 0, NULL, 0, "",
+   "dead band of a just-handled root"},
+};
+const int mbdae_solver_nspecs = (int)(sizeof mbdae_solver_specs / sizeof mbdae_solver_specs[0]);
+
+const mbdae_param_spec mbdae_output_specs[] = {
+  {"plots", MBDAE_PARAM_BOOL, offsetof(mbdae_output_fields, plots), 0, 1, 0, 1, 0, NULL,
+   0, "", "render the model's PNG plots with gnuplot (when installed)"},
+  {"every", MBDAE_PARAM_INT, offsetof(mbdae_output_fields, every), 0, 1, 1, INT_MAX, 0,
+   NULL, 0, "", "write every k-th output sample to series.csv"},
+};
+const int mbdae_output_nspecs = (int)(sizeof mbdae_output_specs / sizeof mbdae_output_specs[0]);
+
+static int clamp_long(long v) { return v > INT_MAX ? INT_MAX : v < INT_MIN ? INT_MIN : (int)v; }
+
+void mbdae_solver_fields_default(mbdae_solver_fields *f) {
+  mbdae_options o;
+  mbdae_options_default(&o);
+  memset(f, 0, sizeof *f);
+  f->method = (int)o.method;
+  f->linsol = (int)o.linsol;
+  f->ordering = (int)o.ordering;
+  f->t0 = o.t0;
+  f->t_end = o.t_end;
+  f->dt_out = o.dt_out;
+  f->rtol = o.rtol;
+  f->atol = o.atol;
+  f->rk4_step = o.rk4_step;
+  f->h_init = o.h_init;
+  f->h_max = o.h_max;
+  f->max_steps = clamp_long(o.max_steps);
+  f->max_order = o.max_order;
+  f->suppress_alg = o.suppress_alg;
+  f->max_events = clamp_long(o.max_events);
+  f->window_events = o.window_events;
+  f->window_length = o.window_length;
+  f->consistency_tol = o.consistency_tol;
+  f->calcic_fallback = o.calcic_fallback;
+  f->root_band = o.root_band;
+}
+
+void mbdae_solver_fields_apply(const mbdae_solver_fields *f, mbdae_options *o) {
+  o->method = (mbdae_method)f->method;
+  o->linsol = (mbdae_linsol)f->linsol;
+  o->ordering = (mbdae_ordering)f->ordering;
+  o->t0 = f->t0;
+  o->t_end = f->t_end;
+  o->dt_out = f->dt_out;
+  o->rtol = f->rtol;
+  o->atol = f->atol;
+  o->rk4_step = f->rk4_step;
+  o->h_init = f->h_init;
+  o->h_max = f->h_max;
+  o->max_steps = f->max_steps;
+  o->max_order = f->max_order;
+  o->suppress_alg = f->suppress_alg;
+  o->max_events = f->max_events;
+  o->window_events = f->window_events;
+  o->window_length = f->window_length;
+  o->consistency_tol = f->consistency_tol;
+  o->calcic_fallback = f->calcic_fallback;
+  o->root_band = f->root_band;
+}
+
+mbdae_param_spec mbdae_solver_spec_with_default(const mbdae_param_spec *spec) {
+  mbdae_solver_fields f;
+  mbdae_solver_fields_default(&f);
+  mbdae_param_spec s = *spec;
+  const char *p = (const char *)&f + spec->offset;
+  if (spec->type == MBDAE_PARAM_DOUBLE) {
+    double d;
+    memcpy(&d, p, sizeof d);
+    s.def = d;
+  } else {
+    int i;
+    memcpy(&i, p, sizeof i);
+    s.def = i;
+  }
+  return s;
+}

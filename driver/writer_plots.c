@@ -1,0 +1,250 @@
+/* writer_plots.c - the model's plots (mbdae_plot_spec) as PNG files: writes
+ * plots.gp into the output directory and runs gnuplot (found in PATH at run
+ * time) on it there. No gnuplot, or a gnuplot error, is a note, never a
+ * failure of the run. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "mbdae/status.h"
+#include "writer.h"
+#include "writer_events_columns.h"
+
+/* The first executable "gnuplot" in PATH, into buf; 0 if found. */
+static int find_gnuplot(char *buf, size_t len) {
+  const char *path = getenv("PATH");
+  if (!path || !*path) return -1;
+  const char *p = path;
+  while (*p) {
+    const char *end = strchr(p, ':');
+    size_t n = end ? (size_t)(end - p) : strlen(p);
+    if (n > 0 && n + 9 < len) {
+      memcpy(buf, p, n);
+      snprintf(buf + n, len - n, "/gnuplot");
+      struct stat st;
+      if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, X_OK) == 0) return 0;
+    }
+    if (!end) break;
+    p = end + 1;
+  }
+  return -1;
+}
+
+static void note(const mbdae_output_ctx *c, mbdae_run_result *res, const char *msg) {
+  if (!res->plot_note[0]) snprintf(res->plot_note, sizeof res->plot_note, "%s", msg);
+  if (c->notes) fprintf(c->notes, "mbdae: note: %s\n", msg);
+}
+
+/* A gnuplot single-quoted string ('' escapes a quote). */
+static void gp_string(FILE *f, const char *s) {
+  fputc('\'', f);
+  for (; s && *s; ++s) {
+    if (*s == '\'') fputc('\'', f);
+    fputc(*s == '\n' ? ' ' : *s, f);
+  }
+  fputc('\'', f);
+}
+
+/* Plot file stem restricted to [A-Za-z0-9_.-]. */
+static void safe_stem(const char *in, char *out, size_t len) {
+  size_t k = 0;
+  for (; in && *in && k + 1 < len; ++in) {
+    int ok = (*in >= 'a' && *in <= 'z') || (*in >= 'A' && *in <= 'Z') ||
+             (*in >= '0' && *in <= '9') || *in == '_' || *in == '-' ||
+             (*in == '.' && k > 0);
+    out[k++] = ok ? *in : '_';
+  }
+  out[k] = '\0';
+  if (!k) snprintf(out, len, "plot");
+}
+
+typedef struct table_view {
+  const char *file;
+  int n;
+  const mbdae_output_ctx *c;
+  int events;
+} table_view;
+
+static int col_info(const table_view *t, int i, char *name, size_t nlen, char *unit,
+                    size_t ulen) {
+  if (t->events) return mbdae_events_column(t->c, i, name, nlen, unit, ulen);
+  snprintf(name, nlen, "%s", t->c->cols[i].name);
+  snprintf(unit, ulen, "%s", t->c->cols[i].unit);
+  return 1;
+}
+
+/* Write one plot command; returns 1 if written, 0 if skipped (note given). */
+static int plot_one(FILE *gp, const mbdae_plot_spec *p, const mbdae_output_ctx *c,
+                    mbdae_run_result *res, char *stem, size_t stemlen) {
+  char msg[256], name[96], unit[24];
+  table_view t = {"series.csv", c->ncols, c, 0};
+  if (p->source && !strcmp(p->source, "events")) {
+    t.file = "events.csv";
+    t.n = mbdae_events_ncolumns(c);
+    t.events = 1;
+  }
+  safe_stem(p->file, stem, stemlen);
+  long rows = t.events ? res->events : res->rows;
+  if (rows <= 0) {
+    snprintf(msg, sizeof msg, "plot %s: no %s to plot", stem, t.events ? "events" : "samples");
+    note(c, res, msg);
+    return 0;
+  }
+  int xi = -1;
+  for (int i = 0; i < t.n && xi < 0; ++i)
+    if (col_info(&t, i, name, sizeof name, unit, sizeof unit) && p->xcol &&
+        fnmatch(p->xcol, name, 0) == 0)
+      xi = i;
+  if (xi < 0) {
+    snprintf(msg, sizeof msg, "plot %s: no column '%s' in %s", stem, p->xcol ? p->xcol : "",
+             t.file);
+    note(c, res, msg);
+    return 0;
+  }
+  int count = 0;
+  char pats[512];
+  snprintf(pats, sizeof pats, "%s", p->ycols ? p->ycols : "");
+  for (int i = 0; i < t.n; ++i) {
+    if (i == xi || !col_info(&t, i, name, sizeof name, unit, sizeof unit)) continue;
+    int hit = 0;
+    for (char *q = pats; *q && !hit;) {
+      char *comma = strchr(q, ',');
+      size_t n = comma ? (size_t)(comma - q) : strlen(q);
+      char pat[128];
+      while (n && *q == ' ') ++q, --n;
+      while (n && q[n - 1] == ' ') --n;
+      snprintf(pat, sizeof pat, "%.*s", (int)n, q);
+      if (*pat && fnmatch(pat, name, 0) == 0) hit = 1;
+      if (!comma) break;
+      q = comma + 1;
+    }
+    if (!hit) continue;
+    if (count == 0) {
+      fprintf(gp, "\nset output ");
+      char png[160];
+      snprintf(png, sizeof png, "%s.png", stem);
+      gp_string(gp, png);
+      fprintf(gp, "\nset title ");
+      gp_string(gp, p->title ? p->title : stem);
+      fprintf(gp, "\nset xlabel ");
+      gp_string(gp, p->xlabel ? p->xlabel : "");
+      fprintf(gp, "\nset ylabel ");
+      gp_string(gp, p->ylabel ? p->ylabel : "");
+      fprintf(gp, "\nplot ");
+    } else {
+      fprintf(gp, ", \\\n     ");
+    }
+    char title[140];
+    if (*unit) snprintf(title, sizeof title, "%s [%s]", name, unit);
+    else snprintf(title, sizeof title, "%s", name);
+    gp_string(gp, t.file);
+    fprintf(gp, " skip 1 using %d:%d with %s title ", xi + 1, i + 1,
+            p->points ? "points pt 7 ps 0.6" : "lines lw 1.5");
+    gp_string(gp, title);
+    ++count;
+  }
+  if (!count) {
+    snprintf(msg, sizeof msg, "plot %s: no column matches '%s' in %s", stem,
+             p->ycols ? p->ycols : "", t.file);
+    note(c, res, msg);
+    return 0;
+  }
+  fprintf(gp, "\n");
+  return 1;
+}
+
+static int run_gnuplot(const char *gnuplot, const char *dir) {
+  pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    if (chdir(dir) != 0) _exit(126);
+    int log = open("gnuplot.log", O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    int in = open("/dev/null", O_RDONLY);
+    if (log >= 0) {
+      dup2(log, 1);
+      dup2(log, 2);
+    }
+    if (in >= 0) dup2(in, 0);
+    execl(gnuplot, "gnuplot", "plots.gp", (char *)NULL);
+    _exit(127);
+  }
+  int st = 0;
+  while (waitpid(pid, &st, 0) < 0) {
+    if (errno == EINTR) continue;
+    return -1;
+  }
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int plots_finish(void *state, const mbdae_output_ctx *c, mbdae_run_result *res,
+                        char *err, size_t errlen) {
+  (void)state, (void)err, (void)errlen;
+  const mbdae_model_kind *k = c->scenario->kind;
+  if (!c->plots || !k->plots || k->nplots <= 0) return MBDAE_OK;
+  char gnuplot[4096];
+  if (find_gnuplot(gnuplot, sizeof gnuplot)) {
+    note(c, res, "gnuplot not found in PATH: no plots rendered (CSV and summary.json are complete)");
+    return MBDAE_OK;
+  }
+  char e2[256];
+  FILE *gp = mbdae_output_open(c, "plots.gp", e2, sizeof e2);
+  if (!gp) {
+    note(c, res, e2);
+    return MBDAE_OK;
+  }
+  fprintf(gp, "# plots.gp - written by mbdae; rerun with `gnuplot plots.gp` in this directory\n"
+              "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+              "  set terminal pngcairo size 1000,650 noenhanced\n"
+              "} else {\n"
+              "  set terminal png size 1000,650 noenhanced\n"
+              "}\n"
+              "set datafile separator ','\nset grid\nset key top right\n");
+  char (*stems)[96] = calloc((size_t)k->nplots, sizeof *stems);
+  int *made = calloc((size_t)k->nplots, sizeof *made);
+  if (!stems || !made) {
+    free(stems);
+    free(made);
+    fclose(gp);
+    return MBDAE_ERR_MEMORY;
+  }
+  int nscript = 0;
+  for (int i = 0; i < k->nplots; ++i) {
+    made[i] = plot_one(gp, &k->plots[i], c, res, stems[i], sizeof stems[i]);
+    if (made[i]) {
+      char png[4200];
+      snprintf(png, sizeof png, "%s/%s.png", c->dir, stems[i]);
+      remove(png); /* never report a stale picture of an earlier run */
+      ++nscript;
+    }
+  }
+  int bad = ferror(gp);
+  fclose(gp);
+  if (bad) {
+    note(c, res, "cannot write plots.gp");
+  } else if (nscript > 0) {
+    int st = run_gnuplot(gnuplot, c->dir);
+    if (st != 0) note(c, res, "gnuplot reported an error (see gnuplot.log in the output directory)");
+    for (int i = 0; i < k->nplots; ++i) {
+      if (!made[i]) continue;
+      char png[4200];
+      struct stat sb;
+      snprintf(png, sizeof png, "%s/%s.png", c->dir, stems[i]);
+      if (stat(png, &sb) == 0 && sb.st_size > 0) res->plots_written++;
+    }
+  }
+  free(stems);
+  free(made);
+  return MBDAE_OK;
+}
+
+const mbdae_writer_ops mbdae_writer_plots = {
+  "plots", NULL, NULL, NULL, plots_finish, NULL
+};

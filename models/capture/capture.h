@@ -1,0 +1,100 @@
+/* capture/capture.h - a net of point masses joined by slack/taut strings
+ * capturing a tumbling convex polytope (capps ch. 2, sec. 3.3-3.4, ch. 4).
+ * Internal to models/, validation/, tests/ and benchmarks/.
+ *
+ * Generalised coordinates: point positions r_i, body centre P, attitude
+ * quaternion q; velocities u = (v_i, U, w) with w in body axes; mass matrix
+ * Mg = diag(m_i I3, m_P I3, J). Every constraint k (string or point-face
+ * contact) has a velocity Jacobian row G_k and c_k'' = G_k u' + gamma_k; the
+ * reactions are G_k^T lambda_k on ALL coordinates, which is the seed's
+ * Theta_R Lambda plus its F_R / L_R body terms (doc/capture.md). */
+#ifndef MBDAE_MODELS_CAPTURE_H
+#define MBDAE_MODELS_CAPTURE_H
+
+#include "mbdae/model.h"
+#include "polytope/polytope.h"
+
+enum { CAPTURE_MODE_EVENT = 0, CAPTURE_MODE_BAUMGARTE = 1 };
+enum { CAPTURE_SHAPE_PRISM = 0, CAPTURE_SHAPE_BOX = 1, CAPTURE_SHAPE_VERTICES = 2 };
+enum { CAPTURE_CONTROL_NONE = 0, CAPTURE_CONTROL_MIN_THRUST = 1,
+       CAPTURE_CONTROL_ERROR_STAB = 2 };
+
+typedef struct capture_params {
+  int mode;
+  /* net: rows x cols grid, lateral and transverse strings of length spacing,
+   * all points launched from one point; each point's velocity is
+   * launch_velocity + (its offset in the extended net) / deploy_time */
+  int rows, cols;
+  double spacing, point_mass;
+  double launch_point[3], launch_velocity[3];
+  double deploy_time;
+  int strings_on;           /* 0: no strings (free points) */
+  /* body */
+  int shape;
+  int prism_sides;
+  double prism_radius, prism_length;
+  double box_size[3];
+  double *vertices;         /* table nvertices x 3 (shape: vertices) */
+  int nvertices;
+  double body_mass;
+  int inertia_given;        /* 0: uniform density, inertia from the shape */
+  double inertia[9];
+  double body_position[3], body_velocity[3], body_attitude[4], body_omega[3];
+  /* contact laws */
+  double e_string, e_body;  /* Newton restitution (event mode) */
+  double stick_velocity;    /* Zeno rule: post-impact normal rate below this -> persistent */
+  double release_force;     /* release when the normal force falls below -this (N) */
+  double xi_string, omega_string, xi_body, omega_body; /* Baumgarte (eq. 3.2) */
+  /* control (ch. 4) */
+  int control;
+  double control_tf;
+  double target_center[3], target_velocity[3];
+  double zeta, omega_n;
+  double control_t_end;     /* thrust off after this time (0: never) */
+} capture_params;
+
+typedef struct capture_model capture_model;
+
+void capture_params_default(capture_params *p);
+/* Unit attitude quaternion from the parameters (all zero: identity). */
+void capture_attitude(const capture_params *p, double *q);
+int capture_params_check(const capture_params *p, mbdae_param_error *err);
+/* Build (ODE form: CVODE or RK4). */
+int capture_create(const capture_params *p, capture_model **out, mbdae_param_error *err);
+void capture_free(capture_model **m);
+mbdae_problem *capture_problem(capture_model *m);
+int capture_initial_state(capture_model *m, double t0, double *y);
+
+/* Sizes and layout: y = [r (3 np) | v (3 np) | P U q w (13)]. */
+int capture_npoints(const capture_model *m);
+int capture_nstrings(const capture_model *m);
+int capture_size(const capture_model *m);
+int capture_body_offset(const capture_model *m);
+const mbdae_polytope *capture_body(const capture_model *m);
+const capture_params *capture_get_params(const capture_model *m);
+/* String endpoints. */
+void capture_string_ends(const capture_model *m, int k, int *a, int *b, double *L);
+
+/* Diagnostics at state y: total linear momentum (3), angular momentum about
+ * the origin (3), kinetic energy. */
+void capture_momenta(const capture_model *m, const double *y, double *p, double *L, double *E);
+/* String functions phi_k (eq. 2.7) and body functions psi_j (eq. 2.52,
+ * current face of each point); arrays of ns and np. */
+void capture_constraint_values(const capture_model *m, const double *y,
+                               double *phi, double *psi);
+/* Worst penetration depth (m) of any point into the body (0 if none). */
+double capture_max_penetration(const capture_model *m, const double *y);
+/* Counters of the run. */
+long capture_impacts(const capture_model *m);
+long capture_releases(const capture_model *m);
+long capture_face_switches(const capture_model *m);
+int capture_active_contacts(const capture_model *m);
+int capture_active_strings(const capture_model *m);
+
+/* Thrust on the points at (t, y) by the chosen control law (3 np values). */
+int capture_control_force(capture_model *m, double t, const double *y, double *U);
+
+/* Vertices of the body in the inertial frame (nv x 3) at state y. */
+void capture_body_vertices(const capture_model *m, const double *y, double *out);
+
+#endif

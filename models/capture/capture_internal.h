@@ -1,0 +1,57 @@
+/* capture/capture_internal.h - private layout of a capture model, shared by
+ * the files of models/capture/ only. */
+#ifndef MBDAE_MODELS_CAPTURE_INTERNAL_H
+#define MBDAE_MODELS_CAPTURE_INTERNAL_H
+
+#include "capture/capture.h"
+#include "strings/string_net.h"
+
+/* One constraint row: sparse G_k over u, Mg^-1 G_k^T, c, c', gamma. */
+typedef struct capture_row {
+  int nz;
+  int idx[9];
+  double val[9];
+  double z[9];
+  double c, cdot, gamma;
+  double s;        /* contacts: b^T rho */
+  double vscale;   /* |c'| per unit normal speed */
+} capture_row;
+
+struct capture_model {
+  capture_params p;
+  int np, ns, nc, n, nu, boff;
+  sn_net *net;           /* points and strings: the string core */
+  double *minv;          /* 1 / m_i */
+  double *grid;          /* 3 np offsets of the extended net (x-y plane) */
+  double *R0, *V0;       /* initial net state from sn_describe_grid */
+  mbdae_polytope *body;
+  mbdae_problem *problem;
+  int *active;           /* nc: persistent (event) / active (Baumgarte) */
+  int *face;             /* np: current face of each point */
+  int *work_flag;        /* nc */
+  capture_row *rows;     /* nc */
+  int *list;             /* nc */
+  double *K;             /* nc x nc */
+  double *bvec, *lambda; /* nc */
+  double *Zscatter, *Fwork, *acc, *u_minus, *u_plus; /* nu */
+  double C[9];
+  /* control law (ch. 4): min-thrust coefficients a(t) = alpha + beta t */
+  double *ctrl_alpha, *ctrl_beta, *ctrl_Rf, *ctrl_Vf; /* 3 np */
+  double ctrl_t0;
+  double *ctrl_work;     /* 4 x 3 np: CGLS vectors */
+  double *ctrl_last;     /* 3 np: last thrust of the error-stabilising law */
+  long impacts, releases, face_switches;
+  double *vert_work;
+  char modebuf[80];
+};
+
+void capture_rows(capture_model *m, const double *y);
+int capture_accelerations(capture_model *m, double t, const double *y, double *acc);
+int capture_rhs(double t, const double *y, double *f, void *ud);
+int capture_roots(double t, const double *y, const double *yp, double *g, void *ud);
+int capture_event(double t, double *y, double *yp, const int *dirs,
+                  mbdae_event_info *info, void *ud);
+/* Min-thrust coefficients from the state at t0 (eq. 4.23, sign-corrected). */
+void capture_control_setup(capture_model *m, double t0, const double *y);
+
+#endif

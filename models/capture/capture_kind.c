@@ -1,0 +1,241 @@
+/* capture_kind.c - the `net_capture` model kind: schema, output columns,
+ * outcomes and plots of the net capturing a tumbling polytope. */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture/capture.h"
+#include "capture/capture_internal.h"
+#include "mbdae/status.h"
+#include "polytope/rigid_body.h"
+
+#define D(key_, field_, flags_, def_, min_, max_, unit_, doc_)                    \
+  {key_, MBDAE_PARAM_DOUBLE, offsetof(capture_params, field_), flags_, def_, min_, \
+   max_, 0, NULL, 0, unit_, doc_}
+#define I(key_, field_, def_, min_, max_, doc_)                                    \
+  {key_, MBDAE_PARAM_INT, offsetof(capture_params, field_), 0, def_, min_, max_, 0, \
+   NULL, 0, "-", doc_}
+#define V(key_, field_, len_, def_, unit_, doc_)                                   \
+  {key_, MBDAE_PARAM_VEC, offsetof(capture_params, field_), 0, def_, -HUGE_VAL,    \
+   HUGE_VAL, len_, NULL, 0, unit_, doc_}
+#define E(key_, field_, choices_, doc_)                                            \
+  {key_, MBDAE_PARAM_ENUM, offsetof(capture_params, field_), 0, 0, 0, 0, 0,        \
+   choices_, 0, "-", doc_}
+#define B(key_, field_, def_, doc_)                                                \
+  {key_, MBDAE_PARAM_BOOL, offsetof(capture_params, field_), 0, def_, 0, 1, 0,     \
+   NULL, 0, "-", doc_}
+
+static const char *const mode_choices[] = {"event", "baumgarte", NULL};
+static const char *const shape_choices[] = {"prism", "box", "vertices", NULL};
+static const char *const control_choices[] = {"none", "min_thrust", "error_stabilization", NULL};
+
+static const mbdae_param_spec specs[] = {
+  E("mode", mode, mode_choices,
+    "event: impacts, persistent contact, release; baumgarte: compliant (eq. 3.2)"),
+  I("rows", rows, 10, 1, 60, "net rows"),
+  I("cols", cols, 10, 1, 60, "net columns"),
+  D("spacing", spacing, MBDAE_PARAM_MIN_OPEN, 0.4, 0.0, HUGE_VAL, "m", "string length"),
+  D("point_mass", point_mass, MBDAE_PARAM_MIN_OPEN, 0.01, 0.0, HUGE_VAL, "kg", "mass of each net point"),
+  V("launch_point", launch_point, 3, 0.0, "m", "all points start here"),
+  {"launch_velocity", MBDAE_PARAM_VEC, offsetof(capture_params, launch_velocity),
+   MBDAE_PARAM_REQUIRED, 0.0, -HUGE_VAL, HUGE_VAL, 3, NULL, 0, "m/s",
+   "common launch velocity (the net spreads in the x-y plane)"},
+  D("deploy_time", deploy_time, MBDAE_PARAM_MIN_OPEN, 1.0, 0.0, HUGE_VAL, "s",
+    "spreading velocities make every string taut at this time"),
+  B("strings", strings_on, 1, "0: free points without strings"),
+  E("shape", shape, shape_choices, "body shape: prism (sec. 3.4.1), box or a vertex list"),
+  I("prism_sides", prism_sides, 8, 3, 32, "N of the N-gonal prism"),
+  D("prism_radius", prism_radius, MBDAE_PARAM_MIN_OPEN, 1.0, 0.0, HUGE_VAL, "m", "circumradius of the prism's polygon"),
+  D("prism_length", prism_length, MBDAE_PARAM_MIN_OPEN, 2.0, 0.0, HUGE_VAL, "m", "prism length"),
+  V("box_size", box_size, 3, 1.0, "m", "box edge lengths"),
+  {"vertices", MBDAE_PARAM_TABLE, offsetof(capture_params, vertices), 0, 0, -HUGE_VAL,
+   HUGE_VAL, 3, NULL, offsetof(capture_params, nvertices), "m",
+   "body vertices (shape: vertices), relative to the centre of mass if inertia is given"},
+  D("body_mass", body_mass, 0, 10.0, -HUGE_VAL, HUGE_VAL, "kg", "body mass (> 0)"),
+  B("inertia_given", inertia_given, 0, "1: use `inertia`, else uniform density"),
+  V("inertia", inertia, 9, 0.0, "kg m^2", "inertia tensor about the centre of mass, body axes, row-major"),
+  V("body_position", body_position, 3, 0.0, "m", "centre of mass"),
+  V("body_velocity", body_velocity, 3, 0.0, "m/s", "centre-of-mass velocity"),
+  V("body_attitude", body_attitude, 4, 0.0, "-", "quaternion (scalar first), body -> inertial; all zero: identity"),
+  V("body_omega", body_omega, 3, 0.0, "rad/s", "angular velocity in body axes"),
+  D("e_string", e_string, 0, 0.0, 0.0, 1.0, "-", "restitution of a string going taut (event mode)"),
+  D("e_body", e_body, 0, 0.5, 0.0, 1.0, "-", "restitution of a point hitting the body (event mode)"),
+  D("stick_velocity", stick_velocity, 0, 1e-3, 0.0, HUGE_VAL, "m/s",
+    "Zeno rule: a rebound slower than this becomes persistent contact"),
+  D("release_force", release_force, MBDAE_PARAM_MIN_OPEN, 1e-9, 0.0, HUGE_VAL, "N",
+    "event mode: a held string or contact is released when its force passes 0 by this"),
+  D("xi_string", xi_string, 0, 0.5, 0.0, HUGE_VAL, "-", "Baumgarte damping ratio, strings"),
+  D("omega_string", omega_string, 0, 10.0, 0.0, HUGE_VAL, "1/s", "Baumgarte frequency, strings"),
+  D("xi_body", xi_body, 0, 0.5, 0.0, HUGE_VAL, "-", "Baumgarte damping ratio, body"),
+  D("omega_body", omega_body, 0, 10.0, 0.0, HUGE_VAL, "1/s", "Baumgarte frequency, body"),
+  E("control", control, control_choices, "thrust law (ch. 4)"),
+  D("control_tf", control_tf, 0, 1.0, 0.0, HUGE_VAL, "s", "t_f of the minimum-thrust law"),
+  V("target_center", target_center, 3, 0.0, "m", "centre of the extended net at t_f (R_f)"),
+  V("target_velocity", target_velocity, 3, 0.0, "m/s", "V_f"),
+  D("zeta", zeta, 0, 1.0, 0.0, HUGE_VAL, "-", "error-stabilisation damping ratio (eq. 4.33)"),
+  D("omega_n", omega_n, 0, 1.0, 0.0, HUGE_VAL, "1/s", "error-stabilisation frequency (eq. 4.33)"),
+  D("control_t_end", control_t_end, 0, 0.0, 0.0, HUGE_VAL, "s", "thrust off after this time (0: t_f / never)"),
+};
+
+static int kind_check(const void *params, mbdae_param_error *err) {
+  return capture_params_check(params, err);
+}
+
+static int kind_create(const void *params, mbdae_options *o, mbdae_model **model,
+                       mbdae_param_error *err) {
+  if (!params || !o || !model) return MBDAE_ERR_ARGUMENT;
+  if (o->method == MBDAE_METHOD_IDA) {
+    if (err) {
+      err->key = "solver.method";
+      snprintf(err->msg, sizeof err->msg,
+               "net_capture is formulated as an ODE (multipliers eliminated, eq. 2.102): "
+               "use rk4, cvode-adams or cvode-bdf");
+    }
+    return MBDAE_ERR_UNSUPPORTED;
+  }
+  capture_model *m = NULL;
+  int rc = capture_create(params, &m, err);
+  if (rc) return rc;
+  *model = (mbdae_model *)m;
+  return MBDAE_OK;
+}
+
+static void kind_destroy(mbdae_model **model) {
+  if (!model) return;
+  capture_model *m = (capture_model *)*model;
+  capture_free(&m);
+  *model = NULL;
+}
+
+static mbdae_problem *kind_problem(mbdae_model *model) {
+  return capture_problem((capture_model *)model);
+}
+
+static int kind_initial_state(mbdae_model *model, double t0, double *y, double *yp) {
+  (void)yp;
+  return capture_initial_state((capture_model *)model, t0, y);
+}
+
+/* body state, balances, then phi_k and psi_j (figs. 4.2-4.6) */
+static const mbdae_column fixed_cols[] = {
+  {"body_x", "m"}, {"body_y", "m"}, {"body_z", "m"},
+  {"body_q0", "-"}, {"body_q1", "-"}, {"body_q2", "-"}, {"body_q3", "-"},
+  {"body_wx", "rad/s"}, {"body_wy", "rad/s"}, {"body_wz", "rad/s"},
+  {"momentum_x", "kg m/s"}, {"momentum_y", "kg m/s"}, {"momentum_z", "kg m/s"},
+  {"angmom_x", "kg m^2/s"}, {"angmom_y", "kg m^2/s"}, {"angmom_z", "kg m^2/s"},
+  {"kinetic_energy", "J"}, {"penetration", "m"},
+  {"taut_strings", "-"}, {"contacts", "-"}, {"net_center_x", "m"}, {"net_center_y", "m"},
+  {"net_center_z", "m"},
+};
+enum { NFIXED = (int)(sizeof fixed_cols / sizeof fixed_cols[0]) };
+
+static int kind_columns(mbdae_model *model, mbdae_column *cols, int max) {
+  capture_model *m = (capture_model *)model;
+  int n = NFIXED + m->ns + m->np;
+  if (!cols) return n;
+  int k = 0;
+  for (int i = 0; i < NFIXED && k < max; ++i) cols[k++] = fixed_cols[i];
+  for (int i = 0; i < m->ns && k < max; ++i, ++k) {
+    snprintf(cols[k].name, sizeof cols[k].name, "phi_%d", i);
+    snprintf(cols[k].unit, sizeof cols[k].unit, "m^2");
+  }
+  for (int i = 0; i < m->np && k < max; ++i, ++k) {
+    snprintf(cols[k].name, sizeof cols[k].name, "psi_%d", i);
+    snprintf(cols[k].unit, sizeof cols[k].unit, "-");
+  }
+  return k;
+}
+
+static int kind_output_row(mbdae_model *model, double t, const double *y,
+                           const double *yp, double *row) {
+  (void)t; (void)yp;
+  capture_model *m = (capture_model *)model;
+  const double *bs = &y[m->boff];
+  for (int i = 0; i < 10; ++i) row[i] = bs[i < 3 ? i : i + 3]; /* P, q, w */
+  capture_momenta(m, y, &row[10], &row[13], &row[16]);
+  row[17] = capture_max_penetration(m, y);
+  row[18] = capture_active_strings(m);
+  row[19] = capture_active_contacts(m);
+  double c[3] = {0, 0, 0};
+  for (int i = 0; i < m->np; ++i)
+    for (int k = 0; k < 3; ++k) c[k] += y[3 * i + k] / m->np;
+  for (int k = 0; k < 3; ++k) row[20 + k] = c[k];
+  capture_constraint_values(m, y, &row[NFIXED], &row[NFIXED + m->ns]);
+  return 0;
+}
+
+static const mbdae_column ev_cols[] = {
+  {"impacts", "-"}, {"impulse_sum", "-"}, {"energy_before", "J"}, {"energy_after", "J"}};
+
+static int kind_event_columns(mbdae_model *model, mbdae_column *cols, int max) {
+  (void)model;
+  int n = 4;
+  if (!cols) return n;
+  for (int i = 0; i < n && i < max; ++i) cols[i] = ev_cols[i];
+  return n < max ? n : max;
+}
+
+static int kind_outcomes(mbdae_model *model, const double *y, const double *yp,
+                         mbdae_outcome *out, int max) {
+  (void)yp;
+  capture_model *m = (capture_model *)model;
+  double v[16];
+  const char *names[16], *units[16];
+  int n = 0;
+  double pl[3], L[3], E;
+  capture_momenta(m, y, pl, L, &E);
+  names[n] = "final_kinetic_energy"; units[n] = "J"; v[n++] = E;
+  names[n] = "final_momentum_x"; units[n] = "kg m/s"; v[n++] = pl[0];
+  names[n] = "final_momentum_y"; units[n] = "kg m/s"; v[n++] = pl[1];
+  names[n] = "final_momentum_z"; units[n] = "kg m/s"; v[n++] = pl[2];
+  names[n] = "final_angmom_x"; units[n] = "kg m^2/s"; v[n++] = L[0];
+  names[n] = "final_angmom_y"; units[n] = "kg m^2/s"; v[n++] = L[1];
+  names[n] = "final_angmom_z"; units[n] = "kg m^2/s"; v[n++] = L[2];
+  names[n] = "final_penetration"; units[n] = "m"; v[n++] = capture_max_penetration(m, y);
+  names[n] = "impacts"; units[n] = "-"; v[n++] = (double)m->impacts;
+  names[n] = "releases"; units[n] = "-"; v[n++] = (double)m->releases;
+  names[n] = "face_switches"; units[n] = "-"; v[n++] = (double)m->face_switches;
+  names[n] = "final_contacts"; units[n] = "-"; v[n++] = capture_active_contacts(m);
+  names[n] = "final_taut_strings"; units[n] = "-"; v[n++] = capture_active_strings(m);
+  if (!out) return n;
+  int k = n < max ? n : max;
+  for (int i = 0; i < k; ++i) {
+    snprintf(out[i].name, sizeof out[i].name, "%s", names[i]);
+    snprintf(out[i].unit, sizeof out[i].unit, "%s", units[i]);
+    out[i].value = v[i];
+  }
+  return k;
+}
+
+static const mbdae_plot_spec plots[] = {
+  {"string_constraints", "String constraint functions phi_k = |S_k|^2 - L^2 (cf. figs. 4.2, 4.5)",
+   "samples", "t", "phi_*", "t (s)", "phi (m^2)", 0},
+  {"body_constraints", "Body constraint functions psi_j = 1 - (b_p^T rho_j)^2 (cf. figs. 4.3, 4.6)",
+   "samples", "t", "psi_*", "t (s)", "psi (-)", 0},
+  {"momentum", "Total linear and angular momentum (net + body)", "samples", "t",
+   "momentum_*,angmom_*", "t (s)", "momentum", 0},
+  {"energy", "Kinetic energy (net + body)", "samples", "t", "kinetic_energy", "t (s)", "J", 0},
+  {"contacts", "Taut strings and points in contact", "samples", "t", "taut_strings,contacts",
+   "t (s)", "count", 0},
+};
+
+const mbdae_model_kind mbdae_model_net_capture = {
+  .name = "net_capture",
+  .summary = "net of slack/taut strings capturing a tumbling convex polytope (capps 2021)",
+  .params_size = sizeof(capture_params),
+  .params = specs,
+  .nparams = (int)(sizeof specs / sizeof specs[0]),
+  .check = kind_check,
+  .create = kind_create,
+  .destroy = kind_destroy,
+  .problem = kind_problem,
+  .initial_state = kind_initial_state,
+  .columns = kind_columns,
+  .output_row = kind_output_row,
+  .event_columns = kind_event_columns,
+  .outcomes = kind_outcomes,
+  .plots = plots,
+  .nplots = (int)(sizeof plots / sizeof plots[0]),
+};

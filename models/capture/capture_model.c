@@ -1,0 +1,505 @@
+/* capture_model.c - net + convex polytope dynamics (capps eqs. 2.5-2.103):
+ * multipliers of the active string and contact constraints from the
+ * acceleration-level equations (eq. 2.102), with Baumgarte's term (eq. 3.2),
+ * in event-driven (impacts, persistent contact, release) or compliant mode. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture/capture.h"
+#include "capture/capture_internal.h"
+#include "capture/point_contact.h"
+#include "mbdae/status.h"
+#include "polytope/rigid_body.h"
+
+static double dot3(const double *a, const double *b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* ---- constraint rows ---------------------------------------------------- */
+
+/* Row of string k from the string core (strings/string_net.h): phi =
+ * S.S - L^2 (eq. 2.7), S = r_j - r_i, G = [-grad on v_i, grad on v_j] with
+ * grad = 2S (eq. 2.16), gamma = 2 W.W (the V-part of eq. 2.15, W = v_j - v_i). */
+static void string_row(capture_model *m, const double *y, int k, capture_row *row) {
+  const sn_string *st = &m->net->s[k];
+  int a = st->i, b = st->j;
+  const double *V = &y[3 * m->np];
+  double g[3], W[3];
+  sn_grad(m->net, k, y, g);
+  for (int i = 0; i < 3; ++i) W[i] = V[3 * b + i] - V[3 * a + i];
+  row->c = sn_phi(m->net, k, y);
+  row->cdot = sn_phi_dot(m->net, k, y, V);
+  row->gamma = 2.0 * dot3(W, W);
+  row->nz = 6;
+  for (int i = 0; i < 3; ++i) {
+    row->idx[i] = 3 * a + i;
+    row->val[i] = -g[i];
+    row->z[i] = row->val[i] * m->minv[a];
+    row->idx[3 + i] = 3 * b + i;
+    row->val[3 + i] = g[i];
+    row->z[3 + i] = row->val[3 + i] * m->minv[b];
+  }
+  row->vscale = 2.0 * st->L; /* phi' = 2 L v_n on the string */
+}
+
+/* Row of the contact of point j with its current face (eqs. 2.52-2.58 with
+ * the body's translation and rotation, point_contact.h). */
+static void contact_row(capture_model *m, const double *y, int j, capture_row *row) {
+  const double *bs = &y[m->boff];
+  mbdae_contact_kin k;
+  mbdae_contact_eval(&m->body->A[3 * m->face[j]], m->C, &y[3 * j],
+                     &y[3 * m->np + 3 * j], &bs[MBDAE_RB_P], &bs[MBDAE_RB_U],
+                     &bs[MBDAE_RB_W], &k);
+  row->c = k.psi;
+  row->cdot = k.psidot;
+  row->gamma = k.gamma;
+  row->s = k.s;
+  row->nz = 9;
+  int ub = 3 * m->np; /* velocity index of U in u */
+  const double *Ji = m->body->Jinv;
+  for (int i = 0; i < 3; ++i) {
+    row->idx[i] = 3 * j + i;
+    row->val[i] = k.Gv[i];
+    row->z[i] = k.Gv[i] * m->minv[j];
+    row->idx[3 + i] = ub + i;
+    row->val[3 + i] = k.GU[i];
+    row->z[3 + i] = k.GU[i] / m->body->mass;
+    row->idx[6 + i] = ub + 3 + i;
+    row->val[6 + i] = k.Gw[i];
+  }
+  for (int i = 0; i < 3; ++i)
+    row->z[6 + i] = Ji[3 * i] * k.Gw[0] + Ji[3 * i + 1] * k.Gw[1] + Ji[3 * i + 2] * k.Gw[2];
+  /* |psi'| = 2 s |b| v_n: normal speed from the plane vector's length */
+  row->vscale = 2.0 * fabs(k.s) * sqrt(dot3(k.b, k.b));
+}
+
+/* Face of point j: the largest A_p^T rho_B (sec. 3.4.2). */
+static int current_face(const capture_model *m, const double *y, int j) {
+  const double *P = &y[m->boff + MBDAE_RB_P];
+  double rho[3], rb[3];
+  for (int c = 0; c < 3; ++c) rho[c] = y[3 * j + c] - P[c];
+  for (int c = 0; c < 3; ++c) rb[c] = m->C[c] * rho[0] + m->C[3 + c] * rho[1] + m->C[6 + c] * rho[2];
+  return mbdae_polytope_face_of(m->body, rb, NULL);
+}
+
+/* A point not held on the body always uses its current face, so its psi is
+ * 1 - (max_p A_p^T rho_B)^2, continuous across edges; a held point keeps
+ * its face until a face-switch event (an edge or vertex crossing). */
+void capture_rows(capture_model *m, const double *y) {
+  mbdae_rb_rotation(&y[m->boff + MBDAE_RB_Q], m->C);
+  for (int k = 0; k < m->ns; ++k) string_row(m, y, k, &m->rows[k]);
+  for (int j = 0; j < m->np; ++j) {
+    if (!m->active[m->ns + j]) m->face[j] = current_face(m, y, j);
+    contact_row(m, y, j, &m->rows[m->ns + j]);
+  }
+}
+
+/* u as a vector (velocities of points, body U and w). */
+static void velocities(const capture_model *m, const double *y, double *u) {
+  memcpy(u, &y[3 * m->np], (size_t)(3 * m->np) * sizeof *u);
+  memcpy(&u[3 * m->np], &y[m->boff + MBDAE_RB_U], 3 * sizeof *u);
+  memcpy(&u[3 * m->np + 3], &y[m->boff + MBDAE_RB_W], 3 * sizeof *u);
+}
+
+static double row_dot(const capture_row *r, const double *u) {
+  double s = 0.0;
+  for (int i = 0; i < r->nz; ++i) s += r->val[i] * u[r->idx[i]];
+  return s;
+}
+
+/* K = G Mg^-1 G^T over the listed rows (dense, row-major n x n). */
+static void assemble_K(capture_model *m, const int *list, int n) {
+  double *Z = m->Zscatter;
+  for (int l = 0; l < n; ++l) {
+    const capture_row *rl = &m->rows[list[l]];
+    for (int i = 0; i < rl->nz; ++i) Z[rl->idx[i]] += rl->z[i];
+    for (int k = l; k < n; ++k) {
+      double s = row_dot(&m->rows[list[k]], Z);
+      m->K[(size_t)k * n + l] = s;
+      m->K[(size_t)l * n + k] = s;
+    }
+    for (int i = 0; i < rl->nz; ++i) Z[rl->idx[i]] = 0.0;
+  }
+}
+
+/* Factor K = L D L^T in place; a pivot below the tolerance (a redundant
+ * constraint) gets a zero multiplier component. */
+static void factor_K(capture_model *m, int n) {
+  double *K = m->K, dmax = 0.0;
+  for (int i = 0; i < n; ++i) dmax = fmax(dmax, K[(size_t)i * n + i]);
+  double tol = 1e-13 * dmax;
+  for (int j = 0; j < n; ++j) {
+    double d = K[(size_t)j * n + j];
+    for (int k = 0; k < j; ++k) {
+      double ljk = K[(size_t)j * n + k];
+      d -= ljk * ljk * K[(size_t)k * n + k];
+    }
+    int zero = !(d > tol);
+    K[(size_t)j * n + j] = zero ? 0.0 : d;
+    for (int i = j + 1; i < n; ++i) {
+      double s = K[(size_t)i * n + j];
+      for (int k = 0; k < j; ++k)
+        s -= K[(size_t)i * n + k] * K[(size_t)j * n + k] * K[(size_t)k * n + k];
+      K[(size_t)i * n + j] = zero ? 0.0 : s / d;
+    }
+  }
+}
+
+static void solve_factored(const capture_model *m, int n, double *b) {
+  const double *K = m->K;
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < i; ++k) b[i] -= K[(size_t)i * n + k] * b[k];
+  for (int i = 0; i < n; ++i) b[i] = K[(size_t)i * n + i] > 0.0 ? b[i] / K[(size_t)i * n + i] : 0.0;
+  for (int i = n - 1; i >= 0; --i)
+    for (int k = i + 1; k < n; ++k) b[i] -= K[(size_t)k * n + i] * b[k];
+}
+
+static void solve_K(capture_model *m, int n, double *b) {
+  factor_K(m, n);
+  solve_factored(m, n, b);
+}
+
+/* Apply Mg^-1 G^T x over the listed rows to the vector u. */
+static void add_reactions(const capture_model *m, const int *list, int n,
+                          const double *x, double *u) {
+  for (int l = 0; l < n; ++l) {
+    const capture_row *r = &m->rows[list[l]];
+    for (int i = 0; i < r->nz; ++i) u[r->idx[i]] += r->z[i] * x[l];
+  }
+}
+
+/* Response of the generalised accelerations to a thrust Uf on the points
+ * with the active set factored in K (list of n rows): out = Mg^-1 Uf -
+ * Mg^-1 G^T K^-1 G Mg^-1 Uf (the seed's G of eq. 4.40 on the point block). */
+static void thrust_response(capture_model *m, int n, const double *Uf, double *out, double *tmp) {
+  int np = m->np;
+  memset(out, 0, (size_t)m->nu * sizeof *out);
+  for (int i = 0; i < np; ++i)
+    for (int c = 0; c < 3; ++c) out[3 * i + c] = Uf[3 * i + c] * m->minv[i];
+  if (n == 0) return;
+  for (int l = 0; l < n; ++l) tmp[l] = -row_dot(&m->rows[m->list[l]], out);
+  solve_factored(m, n, tmp);
+  add_reactions(m, m->list, n, tmp, out);
+}
+
+/* Error-stabilising thrust (eqs. 4.30-4.42): the least-squares, minimum-norm
+ * U of G U = a_d - B_E by CGLS (G is singular on constrained directions, so
+ * the seed's G^-1 is replaced by the pseudo-inverse). acc holds B_E (the
+ * accelerations without thrust) on entry and the total on return. */
+static int error_stab(capture_model *m, double t, const double *y, int n, double *acc) {
+  int np3 = 3 * m->np;
+  double *x = m->ctrl_work, *r = x + np3, *pdir = r + np3, *s = pdir + np3,
+         *q = m->u_minus, *tmp = m->bvec + n;
+  double zs = 2.0 * m->p.zeta * m->p.omega_n, w2 = m->p.omega_n * m->p.omega_n;
+  (void)t;
+  /* residual b = a_d - B_E on the point block */
+  for (int i = 0; i < np3; ++i) {
+    double E = y[i] - m->ctrl_Rf[i], Ed = y[np3 + i] - m->ctrl_Vf[i];
+    r[i] = -zs * Ed - w2 * E - acc[i];
+    x[i] = 0.0;
+  }
+  /* CGLS on the symmetric G: s = G^T r = G r */
+  thrust_response(m, n, r, q, tmp);
+  memcpy(s, q, (size_t)np3 * sizeof *s);
+  memcpy(pdir, s, (size_t)np3 * sizeof *s);
+  double gamma = 0.0, g0;
+  for (int i = 0; i < np3; ++i) gamma += s[i] * s[i];
+  g0 = gamma;
+  for (int it = 0; it < 4 * np3 && gamma > 1e-28 * g0 && gamma > 0.0; ++it) {
+    thrust_response(m, n, pdir, q, tmp);
+    double qq = 0.0;
+    for (int i = 0; i < np3; ++i) qq += q[i] * q[i];
+    if (!(qq > 0.0)) break;
+    double alpha = gamma / qq;
+    for (int i = 0; i < np3; ++i) { x[i] += alpha * pdir[i]; r[i] -= alpha * q[i]; }
+    thrust_response(m, n, r, q, tmp);
+    double gn = 0.0;
+    for (int i = 0; i < np3; ++i) gn += q[i] * q[i];
+    double beta = gn / gamma;
+    gamma = gn;
+    for (int i = 0; i < np3; ++i) pdir[i] = q[i] + beta * pdir[i];
+  }
+  thrust_response(m, n, x, q, tmp);
+  for (int i = 0; i < m->nu; ++i) acc[i] += q[i];
+  /* multipliers of the total: lambda(0) + response part */
+  for (int i = 0; i < np3; ++i) m->ctrl_last[i] = x[i];
+  return 0;
+}
+
+/* Generalised accelerations u' at (t, y) with the current modes; rows must
+ * be evaluated. Fills m->lambda for every constraint (0 when inactive). */
+int capture_accelerations(capture_model *m, double t, const double *y, double *acc) {
+  int np = m->np;
+  const double *bs = &y[m->boff];
+  int stab = m->p.control == CAPTURE_CONTROL_ERROR_STAB &&
+             (m->p.control_t_end <= 0.0 || t - m->ctrl_t0 < m->p.control_t_end);
+  /* external forces: thrust on the points (eq. 4.3), none on the body */
+  double *F = m->Fwork;
+  memset(F, 0, (size_t)m->nu * sizeof *F);
+  if (m->p.control == CAPTURE_CONTROL_MIN_THRUST) {
+    int rc = capture_control_force(m, t, y, F);
+    if (rc) return rc;
+  }
+  for (int i = 0; i < np; ++i)
+    for (int c = 0; c < 3; ++c) acc[3 * i + c] = F[3 * i + c] * m->minv[i];
+  for (int c = 0; c < 3; ++c) acc[3 * np + c] = 0.0;
+  double zero[3] = {0, 0, 0};
+  mbdae_rb_euler(m->body->J, m->body->Jinv, &bs[MBDAE_RB_W], zero, &acc[3 * np + 3]);
+  /* active constraints: G_k u' + gamma_k = -2 xi w c' - w^2 c (eqs. 2.102, 3.1-3.2) */
+  int n = 0;
+  for (int k = 0; k < m->nc; ++k) {
+    m->lambda[k] = 0.0;
+    if (m->active[k]) m->list[n++] = k;
+  }
+  if (n > 0) {
+    assemble_K(m, m->list, n);
+    for (int l = 0; l < n; ++l) {
+      const capture_row *r = &m->rows[m->list[l]];
+      int is_string = m->list[l] < m->ns;
+      double xi = is_string ? m->p.xi_string : m->p.xi_body;
+      double wn = is_string ? m->p.omega_string : m->p.omega_body;
+      m->bvec[l] = -(row_dot(r, acc) + r->gamma + 2.0 * xi * wn * r->cdot + wn * wn * r->c);
+    }
+    solve_K(m, n, m->bvec);
+    for (int l = 0; l < n; ++l) m->lambda[m->list[l]] = m->bvec[l];
+    add_reactions(m, m->list, n, m->bvec, acc);
+  }
+  if (stab) {
+    int rc = error_stab(m, t, y, n, acc);
+    if (rc) return rc;
+    /* multipliers including the thrust's share */
+    if (n > 0) {
+      double *tmp = m->bvec;
+      double *xm = m->u_plus;
+      memset(xm, 0, (size_t)m->nu * sizeof *xm);
+      for (int i = 0; i < np; ++i)
+        for (int c = 0; c < 3; ++c) xm[3 * i + c] = m->ctrl_last[3 * i + c] * m->minv[i];
+      for (int l = 0; l < n; ++l) tmp[l] = -row_dot(&m->rows[m->list[l]], xm);
+      solve_factored(m, n, tmp);
+      for (int l = 0; l < n; ++l) m->lambda[m->list[l]] += tmp[l];
+    }
+  }
+  return 0;
+}
+
+int capture_rhs(double t, const double *y, double *f, void *ud) {
+  capture_model *m = ud;
+  int np = m->np;
+  capture_rows(m, y);
+  double *acc = m->acc;
+  int rc = capture_accelerations(m, t, y, acc);
+  if (rc) return rc;
+  memcpy(f, &y[3 * np], (size_t)(3 * np) * sizeof *f);          /* r' = v */
+  memcpy(&f[3 * np], acc, (size_t)(3 * np) * sizeof *f);          /* v' */
+  const double *bs = &y[m->boff];
+  double *fb = &f[m->boff];
+  memcpy(&fb[MBDAE_RB_P], &bs[MBDAE_RB_U], 3 * sizeof *f);        /* P' = U */
+  memcpy(&fb[MBDAE_RB_U], &acc[3 * np], 3 * sizeof *f);           /* eq. 2.69 */
+  mbdae_rb_quat_rate(&bs[MBDAE_RB_Q], &bs[MBDAE_RB_W], &fb[MBDAE_RB_Q]);
+  memcpy(&fb[MBDAE_RB_W], &acc[3 * np + 3], 3 * sizeof *f);       /* eq. 2.90 */
+  for (int i = 0; i < m->n; ++i)
+    if (!isfinite(f[i])) return 1;
+  return 0;
+}
+
+/* ---- roots and events ---------------------------------------------------- */
+
+int capture_roots(double t, const double *y, const double *yp, double *g, void *ud) {
+  (void)yp;
+  capture_model *m = ud;
+  int need_lambda = 0;
+  if (m->p.mode == CAPTURE_MODE_EVENT)
+    for (int k = 0; k < m->nc; ++k) need_lambda |= m->active[k];
+  if (need_lambda) {
+    capture_rows(m, y);
+    int rc = capture_accelerations(m, t, y, m->acc);
+    if (rc) return rc;
+  } else {
+    capture_rows(m, y);
+  }
+  for (int k = 0; k < m->nc; ++k) {
+    const capture_row *r = &m->rows[k];
+    double cs = k < m->ns ? m->net->s[k].L * m->net->s[k].L : 1.0;
+    if (m->p.mode == CAPTURE_MODE_EVENT && m->active[k])
+      /* the normal force f = -lambda |grad c| falls to -release_force:
+       * release (a hair below zero, so a force-free taut string moving
+       * rigidly with the net does not chatter) */
+      g[k] = m->lambda[k] * r->vscale - m->p.release_force;
+    else
+      g[k] = r->c / cs;    /* gap closes */
+  }
+  /* face of each held point: s_p - max_{q != p} s_q falls through 0 (sec. 3.4.2) */
+  const double *P = &y[m->boff + MBDAE_RB_P];
+  for (int j = 0; j < m->np; ++j) {
+    if (!m->active[m->ns + j]) { g[m->nc + j] = 1.0; continue; }
+    double rho[3], rb[3];
+    for (int c = 0; c < 3; ++c) rho[c] = y[3 * j + c] - P[c];
+    for (int c = 0; c < 3; ++c) rb[c] = m->C[c] * rho[0] + m->C[3 + c] * rho[1] + m->C[6 + c] * rho[2];
+    double s = dot3(&m->body->A[3 * m->face[j]], rb);
+    g[m->nc + j] = s - mbdae_polytope_second_max(m->body, rb, m->face[j]);
+  }
+  return 0;
+}
+
+static void set_velocities(capture_model *m, double *y, const double *u) {
+  memcpy(&y[3 * m->np], u, (size_t)(3 * m->np) * sizeof *u);
+  memcpy(&y[m->boff + MBDAE_RB_U], &u[3 * m->np], 3 * sizeof *u);
+  memcpy(&y[m->boff + MBDAE_RB_W], &u[3 * m->np + 3], 3 * sizeof *u);
+}
+
+static double kinetic(const capture_model *m, const double *u) {
+  double e = 0.0;
+  for (int i = 0; i < m->np; ++i) e += 0.5 / m->minv[i] * dot3(&u[3 * i], &u[3 * i]);
+  const double *U = &u[3 * m->np], *w = &u[3 * m->np + 3];
+  e += 0.5 * m->body->mass * dot3(U, U);
+  for (int i = 0; i < 3; ++i)
+    for (int k = 0; k < 3; ++k) e += 0.5 * w[i] * m->body->J[3 * i + k] * w[k];
+  return e;
+}
+
+/* Impacts (event mode): the impacting set I gets Newton restitution, the
+ * persistent set A stays on its constraint, from one impulse vector Pi with
+ * K Pi = target - G u- (frictionless, momentum-conserving: G^T Pi is
+ * internal). Constraints whose impulse would pull (contact) or push (string)
+ * are dropped and the solve repeated; if the per-constraint restitution
+ * would raise the kinetic energy the impact is made plastic. */
+static int resolve_impacts(capture_model *m, double *y, int *isimpact,
+                           mbdae_event_info *info) {
+  int nu = m->nu;
+  double *um = m->u_minus, *up = m->u_plus;
+  velocities(m, y, um);
+  double E0 = kinetic(m, um);
+  int plastic = 0, nimp = 0;
+  double impulse_sum = 0.0;
+  for (int iter = 0; iter < m->nc + 2; ++iter) {
+    int n = 0;
+    for (int k = 0; k < m->nc; ++k)
+      if (m->active[k] || isimpact[k]) m->list[n++] = k;
+    if (n == 0) return 0;
+    assemble_K(m, m->list, n);
+    for (int l = 0; l < n; ++l) {
+      int k = m->list[l];
+      double vm = row_dot(&m->rows[k], um), target = 0.0;
+      if (isimpact[k] && !plastic) {
+        double e = k < m->ns ? m->p.e_string : m->p.e_body;
+        target = -e * vm;
+        /* Zeno rule: a slow rebound becomes persistent contact */
+        if (fabs(target) < m->p.stick_velocity * m->rows[k].vscale) target = 0.0;
+      }
+      m->bvec[l] = target - vm;
+    }
+    solve_K(m, n, m->bvec);
+    int dropped = 0;
+    double pscale = 0.0;
+    for (int l = 0; l < n; ++l) pscale = fmax(pscale, fabs(m->bvec[l]));
+    for (int l = 0; l < n; ++l)
+      if (m->bvec[l] > 1e-12 * pscale) { /* would pull the wrong way */
+        int k = m->list[l];
+        if (isimpact[k]) isimpact[k] = 0;
+        else { m->active[k] = 0; ++m->releases; }
+        dropped = 1;
+      }
+    if (dropped) continue;
+    memcpy(up, um, (size_t)nu * sizeof *up);
+    add_reactions(m, m->list, n, m->bvec, up);
+    if (!plastic && kinetic(m, up) > E0) { plastic = 1; continue; }
+    /* new modes: on the constraint -> persistent, separating -> free */
+    for (int l = 0; l < n; ++l) {
+      int k = m->list[l];
+      double vp = row_dot(&m->rows[k], up);
+      if (isimpact[k]) { ++nimp; impulse_sum += fabs(m->bvec[l]); }
+      m->active[k] = vp > -m->p.stick_velocity * m->rows[k].vscale;
+    }
+    m->impacts += nimp;
+    set_velocities(m, y, up);
+    if (info) {
+      info->ndata = 4;
+      info->data[0] = nimp;
+      info->data[1] = impulse_sum;
+      info->data[2] = E0;
+      info->data[3] = kinetic(m, up);
+    }
+    return 0;
+  }
+  return MBDAE_ERR_CALLBACK;
+}
+
+int capture_event(double t, double *y, double *yp, const int *dirs,
+                  mbdae_event_info *info, void *ud) {
+  (void)yp;
+  capture_model *m = ud;
+  capture_rows(m, y);
+  if (m->p.mode == CAPTURE_MODE_EVENT) {
+    int any = 0;
+    for (int k = 0; k < m->nc; ++k) m->work_flag[k] = 0;
+    /* releases first (multipliers at this state) */
+    int need_lambda = 0;
+    for (int k = 0; k < m->nc; ++k) need_lambda |= m->active[k] && dirs[k] > 0;
+    if (need_lambda) {
+      int rc = capture_accelerations(m, t, y, m->acc);
+      if (rc) return rc;
+      for (int k = 0; k < m->nc; ++k)
+        if (m->active[k] && dirs[k] > 0 && m->lambda[k] * m->rows[k].vscale >= 0.5 * m->p.release_force) {
+          m->active[k] = 0;
+          ++m->releases;
+          any = 1;
+          if (info) info->label = "release";
+        }
+    }
+    for (int k = 0; k < m->nc; ++k)
+      if (!m->active[k] && dirs[k] > 0 && m->rows[k].cdot > 0.0) m->work_flag[k] = 1;
+    /* face switches (a point crossing an edge or vertex) */
+    for (int j = 0; j < m->np; ++j) {
+      if (dirs[m->nc + j] == 0) continue;
+      double rho[3], rb[3];
+      const double *P = &y[m->boff + MBDAE_RB_P];
+      for (int c = 0; c < 3; ++c) rho[c] = y[3 * j + c] - P[c];
+      for (int c = 0; c < 3; ++c) rb[c] = m->C[c] * rho[0] + m->C[3 + c] * rho[1] + m->C[6 + c] * rho[2];
+      int nf = mbdae_polytope_face_of(m->body, rb, NULL);
+      if (nf == m->face[j]) continue;
+      m->face[j] = nf;
+      ++m->face_switches;
+      any = 1;
+      if (info && !info->label) info->label = "face";
+      int k = m->ns + j;
+      capture_row *r = &m->rows[k];
+      contact_row(m, y, j, r);
+      if (m->active[k]) {
+        double vt = m->p.stick_velocity * r->vscale;
+        if (r->cdot > vt) { m->active[k] = 0; m->work_flag[k] = 1; }
+        else if (r->cdot < -vt) { m->active[k] = 0; ++m->releases; }
+      }
+    }
+    int nimp = 0;
+    for (int k = 0; k < m->nc; ++k) nimp += m->work_flag[k];
+    if (nimp) {
+      int rc = resolve_impacts(m, y, m->work_flag, info);
+      if (rc) return rc;
+      if (info) info->label = "impact";
+      any = 1;
+    }
+    return any ? MBDAE_EVENT_CONTINUE : MBDAE_EVENT_NOCHANGE;
+  }
+  /* Baumgarte-compliant mode: a constraint is active while c >= 0 (sec. 3.3) */
+  int changed = 0;
+  for (int j = 0; j < m->np; ++j) {
+    if (dirs[m->nc + j] == 0) continue;
+    double rho[3], rb[3];
+    const double *P = &y[m->boff + MBDAE_RB_P];
+    for (int c = 0; c < 3; ++c) rho[c] = y[3 * j + c] - P[c];
+    for (int c = 0; c < 3; ++c) rb[c] = m->C[c] * rho[0] + m->C[3 + c] * rho[1] + m->C[6 + c] * rho[2];
+    int nf = mbdae_polytope_face_of(m->body, rb, NULL);
+    if (nf != m->face[j]) { m->face[j] = nf; ++m->face_switches; changed = 1; contact_row(m, y, j, &m->rows[m->ns + j]); }
+  }
+  for (int k = 0; k < m->nc; ++k) {
+    int a = dirs[k] > 0 ? 1 : dirs[k] < 0 ? 0 : m->active[k];
+    if (a != m->active[k]) {
+      m->active[k] = a;
+      changed = 1;
+      if (a) ++m->impacts; else ++m->releases;
+    }
+  }
+  if (info) info->label = changed ? "switch" : "none";
+  return changed ? MBDAE_EVENT_CONTINUE : MBDAE_EVENT_NOCHANGE;
+}

@@ -1,0 +1,213 @@
+/* wheel_kind.c - the `wheel` model kind: parameter schema, output columns,
+ * event data, outcomes and plots of the wheel at a curb (wheel_model.c). */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "wheel/wheel.h"
+#include "mbdae/status.h"
+
+#define WHEEL_PARAM(key_, field_, def_, min_, max_, unit_, doc_)               \
+  {key_, MBDAE_PARAM_DOUBLE, offsetof(wheel_params, field_), 0, def_, min_,    \
+   max_, 0, NULL, 0, unit_, doc_}
+
+/* Physical bounds (h < r, l > 2r, mu >= 0, beta in [0, 1], X0 in Omega) are
+ * checked in wheel_params_check, which names the key. */
+static const mbdae_param_spec wheel_param_specs[] = {
+  WHEEL_PARAM("m", m, 10.0, -HUGE_VAL, HUGE_VAL, "kg", "wheel mass"),
+  WHEEL_PARAM("J", J, 0.05, -HUGE_VAL, HUGE_VAL, "kg m^2", "moment of inertia about S"),
+  WHEEL_PARAM("r", r, 0.1, -HUGE_VAL, HUGE_VAL, "m", "wheel radius"),
+  WHEEL_PARAM("h", h, 0.05, -HUGE_VAL, HUGE_VAL, "m", "curb height (0 < h < r)"),
+  WHEEL_PARAM("l", l, 0.5, -HUGE_VAL, HUGE_VAL, "m",
+              "curb length of eq. (4): corner at x = l - r (l > 2 r)"),
+  WHEEL_PARAM("g", g, 9.81, -HUGE_VAL, HUGE_VAL, "m/s^2", "gravitational acceleration"),
+  WHEEL_PARAM("mu", mu, 0.4, -HUGE_VAL, HUGE_VAL, "-", "Coulomb friction coefficient (>= 0)"),
+  WHEEL_PARAM("beta", beta, 0.0, -HUGE_VAL, HUGE_VAL, "-",
+              "Poisson restitution coefficient in [0, 1] (0: plastic)"),
+  {"x0", MBDAE_PARAM_VEC, offsetof(wheel_params, x0), MBDAE_PARAM_REQUIRED, 0.0, -HUGE_VAL, HUGE_VAL,
+   3, NULL, 0, "m, m, rad", "initial position (x, y, phi), inside Omega"},
+  {"v0", MBDAE_PARAM_VEC, offsetof(wheel_params, v0), 0, 0.0, -HUGE_VAL, HUGE_VAL,
+   3, NULL, 0, "m/s, m/s, rad/s", "initial velocity (xd, yd, phid)"},
+  WHEEL_PARAM("zeno_velocity", zeno_velocity, 1e-3, -HUGE_VAL, HUGE_VAL, "m/s",
+              "rebound normal speed below which the contact persists"),
+};
+
+static int kind_check(const void *params, mbdae_param_error *err) {
+  return wheel_params_check(params, err);
+}
+
+static int kind_create(const void *params, mbdae_options *o, mbdae_model **model,
+                       mbdae_param_error *err) {
+  if (!params || !o || !model) return MBDAE_ERR_ARGUMENT;
+  int rc = wheel_params_check(params, err);
+  if (rc) return rc;
+  if (o->method == MBDAE_METHOD_IDA) {
+    /* the contact forces are solved in the right-hand side (ODE form) */
+    if (err) {
+      err->key = "method";
+      snprintf(err->msg, sizeof err->msg,
+               "the wheel is an ODE-form model: use cvode-bdf, cvode-adams or rk4");
+    }
+    return MBDAE_ERR_UNSUPPORTED;
+  }
+  wheel_model *w = NULL;
+  rc = wheel_create(params, o->linsol, &w);
+  if (rc) {
+    if (err) {
+      err->key = "model";
+      snprintf(err->msg, sizeof err->msg, "cannot build the wheel: %s",
+               mbdae_status_message(rc));
+    }
+    return rc;
+  }
+  *model = (mbdae_model *)w;
+  return MBDAE_OK;
+}
+
+static void kind_destroy(mbdae_model **model) {
+  if (!model) return;
+  wheel_model *w = (wheel_model *)*model;
+  wheel_free(&w);
+  *model = NULL;
+}
+
+static mbdae_problem *kind_problem(mbdae_model *model) {
+  return model ? ((wheel_model *)model)->problem : NULL;
+}
+
+static int kind_initial_state(mbdae_model *model, double t0, double *y, double *yp) {
+  (void)yp;
+  return wheel_initial_state((wheel_model *)model, t0, y);
+}
+
+static const mbdae_column wheel_cols[] = {
+  {"x", "m"}, {"y", "m"}, {"phi", "rad"}, {"xd", "m/s"}, {"yd", "m/s"},
+  {"phid", "rad/s"}, {"energy", "J"}, {"N_wall", "N"}, {"N_curb", "N"},
+  {"N_ground", "N"}, {"T_wall", "N"}, {"T_curb", "N"}, {"T_ground", "N"},
+  {"rim_x", "m"}, {"rim_y", "m"}, {"contact", "-"},
+};
+enum { WHEEL_NCOLS = (int)(sizeof wheel_cols / sizeof wheel_cols[0]) };
+
+static int copy_columns(const mbdae_column *src, int n, mbdae_column *cols, int max) {
+  if (!cols) return n;
+  int k = n < max ? n : max;
+  for (int i = 0; i < k; ++i) cols[i] = src[i];
+  return k;
+}
+
+static int kind_columns(mbdae_model *model, mbdae_column *cols, int max) {
+  (void)model;
+  return copy_columns(wheel_cols, WHEEL_NCOLS, cols, max);
+}
+
+/* contact code: 0 free, 1-4 the segment, 5 point A, 6 point B */
+static int contact_code(const wheel_model *w) {
+  const wheel_mode *m = &w->mode;
+  int wall = m->state[WHEEL_WALL] != WHEEL_SEP, curb = m->state[WHEEL_CURB] != WHEEL_SEP;
+  int ground = m->state[WHEEL_GROUND] != WHEEL_SEP;
+  if (wall && curb) return 5;
+  if (curb && ground) return 6;
+  if (wall) return WHEEL_SEG_I;
+  if (curb) return m->curb_seg;
+  if (ground) return WHEEL_SEG_IV;
+  return 0;
+}
+
+static int kind_output_row(mbdae_model *model, double t, const double *y,
+                           const double *yp, double *row) {
+  (void)t; (void)yp;
+  const wheel_model *w = (const wheel_model *)model;
+  double z[2 * WHEEL_NC] = {0};
+  if (w->mode.locked) {
+    for (int i = 0; i < 2 * WHEEL_NC; ++i) z[i] = w->mode.z_locked[i];
+  } else {
+    double acc[3];
+    if (wheel_mode_accel(&w->p, &w->mode, y, acc, z, NULL)) return 1;
+  }
+  for (int i = 0; i < WHEEL_N; ++i) row[i] = y[i];
+  row[6] = wheel_energy(&w->p, y);
+  for (int i = 0; i < 2 * WHEEL_NC; ++i) row[7 + i] = z[i];
+  /* a point on the rim, to show the rotation in the trajectory plots */
+  row[13] = y[WHEEL_X] + w->p.r * cos(y[WHEEL_PHI]);
+  row[14] = y[WHEEL_Y] + w->p.r * sin(y[WHEEL_PHI]);
+  row[15] = contact_code(w);
+  return 0;
+}
+
+static const mbdae_column wheel_event_cols[WHEEL_NEVDATA] = {
+  {"kind", "-"}, {"seg1", "-"}, {"seg2", "-"}, {"state1", "-"}, {"state2", "-"},
+  {"PN1", "N s"}, {"PN2", "N s"}, {"PT1", "N s"}, {"PT2", "N s"},
+  {"RN1", "N s"}, {"RN2", "N s"}, {"RT1", "N s"}, {"RT2", "N s"},
+  {"cases", "-"}, {"nsol", "-"}, {"dE", "J"},
+};
+
+static int kind_event_columns(mbdae_model *model, mbdae_column *cols, int max) {
+  (void)model;
+  return copy_columns(wheel_event_cols, WHEEL_NEVDATA, cols, max);
+}
+
+static void set_outcome(mbdae_outcome *o, const char *name, const char *unit,
+                        double value) {
+  snprintf(o->name, sizeof o->name, "%s", name);
+  snprintf(o->unit, sizeof o->unit, "%s", unit);
+  o->value = value;
+}
+
+static int kind_outcomes(mbdae_model *model, const double *y, const double *yp,
+                         mbdae_outcome *out, int max) {
+  (void)yp;
+  const wheel_model *w = (const wheel_model *)model;
+  mbdae_outcome tmp[9];
+  int n = 0;
+  set_outcome(&tmp[n++], "collisions", "-", (double)w->collisions);
+  set_outcome(&tmp[n++], "transitions", "-", (double)w->transitions);
+  set_outcome(&tmp[n++], "max_cases_per_collision", "-", (double)w->max_cases);
+  set_outcome(&tmp[n++], "max_energy_gain_at_collision", "J", w->max_energy_gain);
+  set_outcome(&tmp[n++], "final_x", "m", y[WHEEL_X]);
+  set_outcome(&tmp[n++], "final_y", "m", y[WHEEL_Y]);
+  set_outcome(&tmp[n++], "final_phi", "rad", y[WHEEL_PHI]);
+  set_outcome(&tmp[n++], "final_energy", "J", wheel_energy(&w->p, y));
+  set_outcome(&tmp[n++], "final_contact", "-", (double)contact_code(w));
+  if (!out) return n;
+  int k = n < max ? n : max;
+  for (int i = 0; i < k; ++i) out[i] = tmp[i];
+  return k;
+}
+
+static const mbdae_plot_spec wheel_plots[] = {
+  {"positions", "Wheel: centre S and a rim point (cf. figs. 10, 11)", "samples",
+   "x", "y,rim_y", "x [m]", "y [m]", 0},
+  {"trajectory", "Wheel: centre trajectory (cf. fig. 12)", "samples", "x", "y",
+   "x [m]", "y [m]", 0},
+  {"x", "Wheel: x(t) (cf. fig. 13a)", "samples", "t", "x", "t [s]", "x [m]", 0},
+  {"y", "Wheel: y(t) (cf. fig. 13b)", "samples", "t", "y", "t [s]", "y [m]", 0},
+  {"phi", "Wheel: phi(t) (cf. fig. 13c)", "samples", "t", "phi", "t [s]", "phi [rad]", 0},
+  {"xd", "Wheel: xd(t) (cf. fig. 14a)", "samples", "t", "xd", "t [s]", "xd [m/s]", 0},
+  {"yd", "Wheel: yd(t) (cf. fig. 14b)", "samples", "t", "yd", "t [s]", "yd [m/s]", 0},
+  {"phid", "Wheel: phid(t) (cf. fig. 14c)", "samples", "t", "phid", "t [s]",
+   "phid [rad/s]", 0},
+  {"forces", "Wheel: normal forces", "samples", "t", "N_*", "t [s]", "N [N]", 0},
+  {"energy", "Wheel: mechanical energy", "samples", "t", "energy", "t [s]", "E [J]", 0},
+  {"collisions", "Wheel: normal impulses at collisions", "events", "t", "PN1,PN2",
+   "t [s]", "impulse [N s]", 1},
+};
+
+const mbdae_model_kind mbdae_model_wheel = {
+  .name = "wheel",
+  .summary = "planar wheel at a curb: unilateral contacts, Coulomb friction, "
+             "plastic/Poisson collisions, two-contact corners (Grzesikiewicz 2020)",
+  .params_size = sizeof(wheel_params),
+  .params = wheel_param_specs,
+  .nparams = (int)(sizeof wheel_param_specs / sizeof wheel_param_specs[0]),
+  .check = kind_check,
+  .create = kind_create,
+  .destroy = kind_destroy,
+  .problem = kind_problem,
+  .initial_state = kind_initial_state,
+  .columns = kind_columns,
+  .output_row = kind_output_row,
+  .event_columns = kind_event_columns,
+  .outcomes = kind_outcomes,
+  .plots = wheel_plots,
+  .nplots = (int)(sizeof wheel_plots / sizeof wheel_plots[0]),
+};

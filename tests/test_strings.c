@@ -1,0 +1,315 @@
+/* test_strings.c - the string network core and the string_net model kind:
+ * parameter errors, analytic sparse Jacobians against finite differences,
+ * the minimal pattern size, the impact map against App. I eqs. 6.17-6.19
+ * (computed here), the taut-bola tension against mu |W|^2 / L, and the ODE
+ * and DAE forms against each other. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mbdae/mbdae.h"
+#include "strings/string_net.h"
+#include "strings/string_net_model.h"
+#include "strings_run.h"
+#include "testutil.h"
+
+extern const mbdae_model_kind mbdae_model_string_net;
+
+static void test_param_errors(void) {
+  const mbdae_model_kind *k = &mbdae_model_string_net;
+  snm_params p;
+  mbdae_param_error err;
+  double pts[3 * 7] = {1, 0, 0, 0, 0, 0, 0, 1, 0.5, 0, 0, 0, 0, 0, 2, 0, 0.5, 0, 0, 0, 0};
+  double strs[2 * 3] = {0, 1, 1.0, 1, 2, 1.0};
+  strings_params_default(&p);
+  p.topology = SNM_TABLE;
+  p.points = pts;
+  p.npoints = 3;
+  p.strings = strs;
+  p.nstrings = 2;
+  CU_ASSERT_EQUAL(k->check(&p, &err), 0);
+  strs[4] = 1; /* string 1 joins point 1 to itself */
+  memset(&err, 0, sizeof err);
+  CU_ASSERT_EQUAL(k->check(&p, &err), MBDAE_ERR_PARAMETER);
+  CU_ASSERT(err.key && strcmp(err.key, "strings[1]") == 0);
+  CU_ASSERT(strstr(err.msg, "itself") != NULL);
+  strs[4] = 3; /* to a point that does not exist */
+  CU_ASSERT_EQUAL(k->check(&p, &err), MBDAE_ERR_PARAMETER);
+  CU_ASSERT(err.key && strcmp(err.key, "strings[1]") == 0);
+  CU_ASSERT(strstr(err.msg, "does not exist") != NULL);
+  strs[4] = 2;
+  strs[2] = 0.0; /* non-positive length */
+  CU_ASSERT_EQUAL(k->check(&p, &err), MBDAE_ERR_PARAMETER);
+  CU_ASSERT(err.key && strcmp(err.key, "strings[0]") == 0);
+  strs[2] = 1.0;
+  p.xi = -0.1;
+  CU_ASSERT_EQUAL(k->check(&p, &err), MBDAE_ERR_PARAMETER);
+  CU_ASSERT(err.key && strcmp(err.key, "xi") == 0);
+  p.xi = 0.5;
+  p.omega_n = -1.0;
+  CU_ASSERT_EQUAL(k->check(&p, &err), MBDAE_ERR_PARAMETER);
+  CU_ASSERT(err.key && strcmp(err.key, "omega_n") == 0);
+  p.omega_n = 10.0;
+  strings_params_default(&p);
+  p.length = -1.0;
+  CU_ASSERT_EQUAL(k->check(&p, &err), MBDAE_ERR_PARAMETER);
+  CU_ASSERT(err.key && strcmp(err.key, "length") == 0);
+  /* the core validates too (for other models built on it) */
+  sn_net *net = sn_net_create(2, 1, 0, SN_FORM_DAE);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(net);
+  net->m[0] = net->m[1] = 1.0;
+  net->s[0].i = 0;
+  net->s[0].j = 0;
+  net->s[0].L = 1.0;
+  int bad = -2;
+  const char *why = NULL;
+  CU_ASSERT_EQUAL(sn_net_finalize(net, &bad, &why), MBDAE_ERR_PARAMETER);
+  CU_ASSERT_EQUAL(bad, 0);
+  sn_net_free(&net);
+  CU_ASSERT_PTR_NULL(net);
+}
+
+/* Jacobian check of a built model at a perturbed state, in both modes of
+ * every string (taut flags set by `flip`). */
+static void check_model_jacobian(snm_params *p, int hold) {
+  const mbdae_model_kind *k = &mbdae_model_string_net;
+  p->hold = hold;
+  mbdae_options o;
+  mbdae_options_default(&o);
+  mbdae_model *m = NULL;
+  mbdae_param_error err;
+  CU_ASSERT_EQUAL_FATAL(k->create(p, &o, &m, &err), 0);
+  mbdae_problem *pr = k->problem(m);
+  int n = mbdae_problem_size(pr);
+  double *y = calloc((size_t)n, sizeof(double)), *yp = calloc((size_t)n, sizeof(double));
+  CU_ASSERT_FATAL(y && yp);
+  CU_ASSERT_EQUAL(k->initial_state(m, 0.0, y, yp), 0);
+  for (int i = 0; i < n; ++i) {
+    y[i] += 0.05 * sin(3.0 * i + 1.0);
+    yp[i] += 0.1 * cos(5.0 * i);
+  }
+  sn_net *net = ((snm_model *)m)->net;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int s = 0; s < net->ns; ++s) net->taut[s] = (unsigned char)((s + pass) % 2);
+    mbdae_jac_check jc;
+    CU_ASSERT_EQUAL(mbdae_jacobian_check(pr, 0.3, y, yp, 7.5, 0.0, 1e-7, &jc), 0);
+    if (jc.max_rel_err > 1e-6 || jc.pattern_misses)
+      printf("\n  jacobian: rel %.3g at (%d,%d) misses %ld\n", jc.max_rel_err, jc.worst_row,
+             jc.worst_col, jc.pattern_misses);
+    CU_ASSERT(jc.max_rel_err < 1e-6);
+    CU_ASSERT_EQUAL(jc.pattern_misses, 0);
+  }
+  free(y);
+  free(yp);
+  k->destroy(&m);
+}
+
+static void test_jacobian_bola(void) {
+  snm_params p;
+  strings_params_default(&p);
+  p.topology = SNM_BOLA;
+  p.m1 = 1.0;
+  p.m2 = 2.0;
+  p.r2[0] = 0.6;
+  p.r2[1] = 0.7;
+  p.v2[0] = -1.2;
+  p.v2[2] = 0.4;
+  p.gravity[2] = -9.81;
+  p.drag = 0.3;
+  check_model_jacobian(&p, SN_HOLD_EVENT);
+  check_model_jacobian(&p, SN_HOLD_BAUMGARTE);
+}
+
+static void test_jacobian_grid_chain(void) {
+  snm_params p;
+  strings_params_default(&p);
+  p.topology = SNM_GRID;
+  p.grid_n = 4;
+  p.grid_m = 3;
+  p.v_common[2] = 2.0;
+  p.drag = 0.05;
+  check_model_jacobian(&p, SN_HOLD_BAUMGARTE);
+  strings_params_default(&p);
+  p.topology = SNM_CHAIN;
+  p.chain_points = 7;
+  p.chain_wave = 0.3;
+  check_model_jacobian(&p, SN_HOLD_EVENT);
+}
+
+/* Minimal pattern: a chain of N points without force Jacobian has
+ * 12 N (F_R: 2 x 3, F_V: cj m 3 + own lambda-coupling diagonal 3)
+ * + 25 (N - 1) (neighbour coupling 6, F_V x lambda 6, F_lambda row 12 + 1). */
+static void test_pattern_minimal(void) {
+  const int N = 50;
+  sn_net *net = sn_net_create(N, N - 1, 0, SN_FORM_DAE);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(net);
+  double *R0 = calloc(3 * N, sizeof(double));
+  double o[3] = {0, 0, 0}, d[3] = {1, 0, 0};
+  CU_ASSERT_EQUAL(sn_describe_chain(net, 0.1, 0.5, o, d, R0), 0);
+  CU_ASSERT_EQUAL(sn_net_finalize(net, NULL, NULL), 0);
+  sn_pattern *pt = sn_pattern_create(net->n);
+  CU_ASSERT_EQUAL(sn_net_pattern_add(net, pt), 0);
+  CU_ASSERT_EQUAL(sn_pattern_finalize(pt), 0);
+  CU_ASSERT_EQUAL(sn_pattern_nnz(pt), 12 * N + 25 * (N - 1));
+  CU_ASSERT_EQUAL(sn_net_jacobian_bind(net, pt), 0);
+  sn_pattern_free(&pt);
+  sn_net_free(&net);
+  free(R0);
+}
+
+/* App. I eqs. 6.17-6.19: for one string, [m1 m2; -1 1] vn+ = [m1 m2; e -e] vn-
+ * (normal components along l), tangential components unchanged. */
+static void test_impact_bola_closed_form(void) {
+  sn_net *net = sn_net_create(2, 1, 0, SN_FORM_ODE);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(net);
+  double m1 = 1.5, m2 = 0.5, e = 0.3;
+  net->m[0] = m1;
+  net->m[1] = m2;
+  net->s[0] = (sn_string){0, 1, 1.0, e, 0.0, 0.0};
+  CU_ASSERT_EQUAL_FATAL(sn_net_finalize(net, NULL, NULL), 0);
+  double R[6] = {0, 0, 0, 0.6, 0.8, 0}; /* |l| = 1 */
+  double V[6] = {0.2, -0.1, 0.3, 1.0, 0.9, -0.2};
+  double n[3] = {0.6, 0.8, 0.0};
+  double v1n = V[0] * n[0] + V[1] * n[1], v2n = V[3] * n[0] + V[4] * n[1];
+  /* solve the 2 x 2 system of eq. 6.19 by Cramer's rule */
+  double a11 = m1, a12 = m2, a21 = -1, a22 = 1;
+  double b1 = m1 * v1n + m2 * v2n, b2 = e * v1n - e * v2n;
+  double det = a11 * a22 - a12 * a21;
+  double u1 = (b1 * a22 - a12 * b2) / det, u2 = (a11 * b2 - a21 * b1) / det;
+  double expect[6];
+  for (int c = 0; c < 3; ++c) {
+    expect[c] = V[c] + (u1 - v1n) * n[c];
+    expect[3 + c] = V[3 + c] + (u2 - v2n) * n[c];
+  }
+  double E0 = 0.5 * m1 * (V[0] * V[0] + V[1] * V[1] + V[2] * V[2]) +
+              0.5 * m2 * (V[3] * V[3] + V[4] * V[4] + V[5] * V[5]);
+  unsigned char hit[1] = {1};
+  CU_ASSERT_EQUAL(sn_net_impact(net, R, V, hit, NULL), 0);
+  for (int a = 0; a < 6; ++a) MBDAE_ASSERT_ABS(V[a], expect[a], 1e-14);
+  double mu = m1 * m2 / (m1 + m2), wn = v2n - v1n;
+  MBDAE_ASSERT_REL(net->last_energy_loss, 0.5 * mu * (1 - e * e) * wn * wn, 1e-12);
+  double E1 = 0.5 * m1 * (V[0] * V[0] + V[1] * V[1] + V[2] * V[2]) +
+              0.5 * m2 * (V[3] * V[3] + V[4] * V[4] + V[5] * V[5]);
+  MBDAE_ASSERT_REL(E0 - E1, 0.5 * mu * (1 - e * e) * wn * wn, 1e-12);
+  sn_net_free(&net);
+}
+
+/* Two strings of a 3-point chain hit at once: one impulse problem. After it
+ * each string's normal relative velocity is -e times its value before,
+ * momentum is conserved and kinetic energy does not grow. */
+static void test_impact_simultaneous(void) {
+  sn_net *net = sn_net_create(3, 2, 0, SN_FORM_ODE);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(net);
+  net->m[0] = 1.0;
+  net->m[1] = 2.0;
+  net->m[2] = 0.7;
+  net->s[0] = (sn_string){0, 1, 1.0, 0.4, 0, 0};
+  net->s[1] = (sn_string){1, 2, 1.0, 0.4, 0, 0};
+  CU_ASSERT_EQUAL_FATAL(sn_net_finalize(net, NULL, NULL), 0);
+  double R[9] = {0, 0, 0, 1, 0, 0, 1.6, 0.8, 0};
+  double V[9] = {-1.0, 0.2, 0, 0.1, 0, 0.3, 1.0, 1.5, 0};
+  double c0[2], p0[3], p1[3];
+  for (int s = 0; s < 2; ++s) c0[s] = sn_phi_dot(net, s, R, V);
+  CU_ASSERT(c0[0] > 0 && c0[1] > 0);
+  sn_momentum(net, V, p0);
+  double E0 = sn_kinetic_energy(net, V);
+  unsigned char hit[2] = {1, 1};
+  CU_ASSERT_EQUAL(sn_net_impact(net, R, V, hit, NULL), 0);
+  for (int s = 0; s < 2; ++s) MBDAE_ASSERT_ABS(sn_phi_dot(net, s, R, V), -0.4 * c0[s], 1e-13);
+  sn_momentum(net, V, p1);
+  for (int c = 0; c < 3; ++c) MBDAE_ASSERT_ABS(p1[c], p0[c], 1e-13);
+  CU_ASSERT(sn_kinetic_energy(net, V) < E0);
+  sn_net_free(&net);
+}
+
+/* A taut bola spinning without gravity: the tension is mu |W|^2 / L. In the
+ * ODE form the acceleration keeps phi'' = 0; in the DAE form the consistent
+ * state gives the same multiplier and a zero residual. */
+static void test_taut_tension_and_forms(void) {
+  snm_params p;
+  strings_params_default(&p);
+  p.topology = SNM_BOLA;
+  p.m1 = 2.0;
+  p.m2 = 3.0;
+  p.length = 1.5;
+  p.r2[1] = 1.5;
+  p.v1[0] = 0.4;
+  p.v2[0] = -0.8;
+  p.v2[2] = 0.5;
+  double mu = 6.0 / 5.0, W2 = 1.2 * 1.2 + 0.5 * 0.5;
+  const mbdae_model_kind *k = &mbdae_model_string_net;
+  for (int hold = 0; hold < 2; ++hold) {
+    p.hold = hold;
+    for (int form = 0; form < 2; ++form) {
+      mbdae_options o;
+      mbdae_options_default(&o);
+      o.method = form ? MBDAE_METHOD_RK4 : MBDAE_METHOD_IDA;
+      mbdae_model *m = NULL;
+      mbdae_param_error err;
+      CU_ASSERT_EQUAL_FATAL(k->create(&p, &o, &m, &err), 0);
+      snm_model *sm = (snm_model *)m;
+      mbdae_problem *pr = k->problem(m);
+      int n = mbdae_problem_size(pr);
+      double y[13] = {0}, yp[13] = {0}, res[13];
+      CU_ASSERT_EQUAL(k->initial_state(m, 0.0, y, yp), 0);
+      CU_ASSERT_EQUAL(sm->net->taut[0], 1);
+      double lam;
+      CU_ASSERT_EQUAL(sn_net_multipliers(sm->net, 0.0, y, y + 6, NULL, &lam), 0);
+      MBDAE_ASSERT_REL(sn_tension(sm->net, 0, y, lam), mu * W2 / 1.5, 1e-12);
+      /* phi'' / 2 = S.(a2 - a1) + |W|^2 = 0 */
+      double acc = 0.0;
+      for (int c = 0; c < 3; ++c) acc += (y[3 + c] - y[c]) * (yp[9 + c] - yp[6 + c]);
+      MBDAE_ASSERT_ABS(acc + W2, 0.0, 1e-12);
+      if (form == 0) {
+        CU_ASSERT_EQUAL(n, 13);
+        CU_ASSERT_EQUAL(mbdae_problem_eval(pr, 0.0, y, yp, res), 0);
+        for (int a = 0; a < n; ++a) MBDAE_ASSERT_ABS(res[a], 0.0, 1e-12);
+      }
+      k->destroy(&m);
+    }
+  }
+}
+
+/* A short event-mode run through the kind: the rotating chain stays taut,
+ * conserves energy (no impacts) and keeps phi near 0 (drift control). */
+static void test_chain_run(void) {
+  snm_params p;
+  strings_params_default(&p);
+  p.topology = SNM_CHAIN;
+  p.chain_points = 20;
+  p.chain_spin = 2.0;
+  p.chain_wave = 0.05;
+  p.length = 0.1;
+  mbdae_options o;
+  mbdae_options_default(&o);
+  o.method = MBDAE_METHOD_IDA;
+  o.linsol = MBDAE_LINSOL_KLU;
+  o.t_end = 1.0;
+  o.dt_out = 0.1;
+  o.rtol = 1e-8;
+  o.atol = 1e-10;
+  static strings_log log;
+  memset(&log, 0, sizeof log);
+  mbdae_stats st;
+  char msg[512] = "";
+  int rc = strings_run(&p, &o, &log, &st, msg, sizeof msg);
+  if (rc) printf("\n  chain run: %s\n", msg);
+  CU_ASSERT_EQUAL(rc, 0);
+  CU_ASSERT_EQUAL(log.nev, 0);
+}
+
+int main(void) {
+  const mbdae_test tests[] = {
+    {"parameter errors name the key", test_param_errors},
+    {"jacobian: bola, both modes", test_jacobian_bola},
+    {"jacobian: grid net and chain", test_jacobian_grid_chain},
+    {"pattern is exact and minimal", test_pattern_minimal},
+    {"impact map = App. I eqs. 6.17-6.19", test_impact_bola_closed_form},
+    {"simultaneous impacts: one impulse problem", test_impact_simultaneous},
+    {"taut tension mu|W|^2/L, ODE and DAE forms", test_taut_tension_and_forms},
+    {"rotating chain stays taut (IDA+KLU)", test_chain_run},
+    {NULL, NULL},
+  };
+  return mbdae_test_main("strings", tests);
+}
