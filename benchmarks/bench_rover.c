@@ -4,7 +4,8 @@
  * CVODE reference at rtol 1e-13; (2) steady rolling speed vs wind speed
  * 5-60 km/h: closed form, linear stability and the simulated speed after
  * 120 s, for both Table 1 sets. Not run in CI.
- * Usage: bench_rover [accuracy|sweep|all] */
+ * (3) when IDA and CVODE part on the tumbling printed-set scenario 2, vs rtol.
+ * Usage: bench_rover [accuracy|sweep|parting|all] */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -110,9 +111,33 @@ static void sweep(void) {
     }
 }
 
+/* printed Table 1, scenario 2 (tumbling): when do IDA and CVODE part by
+ * more than 1e-6 (relative to max(1, max|q|)), as a function of rtol */
+static void parting(void) {
+  const double tols[] = {1e-8, 1e-9, 1e-10, 1e-11, 1e-12, 3e-13};
+  rover_params p;
+  scenario2(&p, ROVER_TABLE_PRINTED);
+  printf("# printed Table 1, scenario 2, 40 s, atol = 1e-2 rtol; parting = first sample\n"
+         "# where IDA and CVODE differ by more than 1e-6 (41 = never)\n");
+  printf("%-10s %12s %14s\n", "rtol", "parting[s]", "max diff 40 s");
+  for (size_t i = 0; i < sizeof tols / sizeof tols[0]; ++i) {
+    rover_sim a, b;
+    int ra = rover_sim_run(&p, MBDAE_METHOD_CVODE_BDF, 0, 40, 0.05, tols[i], tols[i] * 1e-2, 0, &a);
+    int rb = rover_sim_run(&p, MBDAE_METHOD_IDA, 0, 40, 0.05, tols[i], tols[i] * 1e-2, 0, &b);
+    if (ra == MBDAE_OK && rb == MBDAE_OK)
+      printf("%-10.0e %12.2f %14.3e\n", tols[i], rover_sim_parting_time(&a, &b, 1e-6),
+             rover_sim_compare(&a, &b, 40, NULL));
+    else
+      printf("%-10.0e failed: %s %s\n", tols[i], a.msg, b.msg);
+    rover_sim_free(&a);
+    rover_sim_free(&b);
+  }
+}
+
 int main(int argc, char **argv) {
   const char *what = argc > 1 ? argv[1] : "all";
   if (!strcmp(what, "accuracy") || !strcmp(what, "all")) accuracy();
   if (!strcmp(what, "sweep") || !strcmp(what, "all")) sweep();
+  if (!strcmp(what, "parting") || !strcmp(what, "all")) parting();
   return 0;
 }

@@ -10,7 +10,8 @@
  *   (atol = 1e-3 rtol), the fixed step for RK4. --save writes the final
  *   positions (binary doubles); --ref compares with such a file and prints
  *   the end-point error max_k |r_k - r_k,ref| / L.
- * Prints one line: problem, unknowns, wall time per simulated second, steps,
+ * Prints one line: problem, unknowns, wall and user-CPU time (the whole
+ * process, getrusage) per simulated second, steps,
  * right-hand-side/residual evaluations, factorizations (linear-solver
  * setups), events, peak resident memory (getrusage), end-point error. */
 #include <math.h>
@@ -136,9 +137,12 @@ int main(int argc, char **argv) {
   }
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
-  printf("%s %s n=%d points=%d unknowns=%d %s %s tol=%g rc=%d wall/sim_s=%.4g steps=%ld "
-         "rhs=%ld factorizations=%ld events=%ld peak_rss_MB=%.1f end_err=%.3e %s\n",
+  double cpu = ru.ru_utime.tv_sec + 1e-6 * ru.ru_utime.tv_usec;
+  printf("%s %s n=%d points=%d unknowns=%d %s %s tol=%g rc=%d wall/sim_s=%.4g "
+         "cpu/sim_s=%.4g steps=%ld rhs=%ld factorizations=%ld events=%ld peak_rss_MB=%.1f "
+         "end_err=%.3e %s\n",
          argv[1], argv[2], size, np, n, argv[3], argv[4], tol, rc, st.wall_time / t_end,
+         cpu / t_end,
          st.steps, st.rhs_evals, st.lin_setups, st.events, ru.ru_maxrss / 1024.0, errmax,
          rc ? msg : "");
   free(y);

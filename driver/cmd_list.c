@@ -127,11 +127,15 @@ int mbdae_cmd_list(int argc, char **argv) {
   int solver = 0, ch;
   optind = 1;
   opterr = 0;
-  while ((ch = getopt_long(argc, argv, "p:Sh", longopts, NULL)) != -1) {
+  while ((ch = getopt_long(argc, argv, ":p:Sh", longopts, NULL)) != -1) {
     switch (ch) {
     case 'p': model = optarg; break;
     case 'S': solver = 1; break;
     case 'h': fputs(usage, stdout); return MBDAE_EXIT_OK;
+    case ':':
+      fprintf(stderr, "mbdae list: option '%s' needs a value (see mbdae list --help)\n",
+              argv[optind - 1] ? argv[optind - 1] : "?");
+      return MBDAE_EXIT_USAGE;
     default:
       fprintf(stderr, "mbdae list: bad option '%s' (see mbdae list --help)\n",
               argv[optind - 1] ? argv[optind - 1] : "?");

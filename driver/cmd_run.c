@@ -43,8 +43,22 @@ int mbdae_cmd_run(int argc, char **argv) {
   if (!sets) return MBDAE_EXIT_FAILURE;
   optind = 1;
   opterr = 0;
-  int ch;
-  while ((ch = getopt_long(argc, argv, "+o:s:qh", longopts, NULL)) != -1) {
+  const char *path = NULL;
+  /* "+": stop at each non-option, so options may come before or after
+   * the scenario whatever POSIXLY_CORRECT says */
+  while (optind < argc) {
+    int ch = getopt_long(argc, argv, "+:o:s:qh", longopts, NULL);
+    if (ch == -1) {
+      if (optind >= argc) break; /* a trailing "--" */
+      if (path) {
+        fprintf(stderr, "mbdae run: one scenario at a time (got '%s' and '%s')\n", path,
+                argv[optind]);
+        free(sets);
+        return MBDAE_EXIT_USAGE;
+      }
+      path = argv[optind++];
+      continue;
+    }
     switch (ch) {
     case 'o': out = optarg; break;
     case 's': sets[nset++] = optarg; break;
@@ -54,39 +68,16 @@ int mbdae_cmd_run(int argc, char **argv) {
       fputs(usage, stdout);
       free(sets);
       return MBDAE_EXIT_OK;
+    case ':':
+      fprintf(stderr, "mbdae run: option '%s' needs a value (see mbdae run --help)\n",
+              argv[optind - 1] ? argv[optind - 1] : "?");
+      free(sets);
+      return MBDAE_EXIT_USAGE;
     default:
       fprintf(stderr, "mbdae run: bad option '%s' (see mbdae run --help)\n",
               argv[optind - 1] ? argv[optind - 1] : "?");
       free(sets);
       return MBDAE_EXIT_USAGE;
-    }
-  }
-  /* options may also follow the scenario: collect the rest */
-  const char *path = NULL;
-  while (optind < argc) {
-    if (path) {
-      fprintf(stderr, "mbdae run: one scenario at a time (got '%s' and '%s')\n", path,
-              argv[optind]);
-      free(sets);
-      return MBDAE_EXIT_USAGE;
-    }
-    path = argv[optind++];
-    while ((ch = getopt_long(argc, argv, "+o:s:qh", longopts, NULL)) != -1) {
-      switch (ch) {
-      case 'o': out = optarg; break;
-      case 's': sets[nset++] = optarg; break;
-      case 'q': quiet = 1; break;
-      case 'P': no_plots = 1; break;
-      case 'h':
-        fputs(usage, stdout);
-        free(sets);
-        return MBDAE_EXIT_OK;
-      default:
-        fprintf(stderr, "mbdae run: bad option '%s' (see mbdae run --help)\n",
-                argv[optind - 1] ? argv[optind - 1] : "?");
-        free(sets);
-        return MBDAE_EXIT_USAGE;
-      }
     }
   }
   if (!path) {

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "sweep.h"
 
 static const char usage[] =
   "usage: mbdae COMMAND [OPTIONS]\n"
@@ -13,6 +14,7 @@ static const char usage[] =
   "  run SCENARIO   check and run a scenario file, write its output directory\n"
   "  list           model kinds, shipped scenarios, parameter schemas\n"
   "  validate       run the validation cases and print the comparison table\n"
+  "  sweep STUDY    run a parameter study over a base scenario (doc/sweep.md)\n"
   "\n"
   "`mbdae COMMAND --help` describes each command. Exit codes: 0 ok,\n"
   "1 run or validation failure, 2 bad input or usage.\n";
@@ -30,6 +32,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "run")) return mbdae_cmd_run(argc - 1, argv + 1);
   if (!strcmp(cmd, "list")) return mbdae_cmd_list(argc - 1, argv + 1);
   if (!strcmp(cmd, "validate")) return mbdae_cmd_validate(argc - 1, argv + 1);
+  if (!strcmp(cmd, "sweep")) return mbdae_cmd_sweep(argc - 1, argv + 1);
   fprintf(stderr, "mbdae: unknown command '%s' (see mbdae --help)\n", cmd);
   return MBDAE_EXIT_USAGE;
 }

@@ -269,6 +269,9 @@ int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
   }
   res->status = mbdae_run(c.problem, &o, y, yp, &res->stats, res->message, sizeof res->message);
   if (cfg->progress) mbdae_progress_bar_end(&bar);
+  /* a run that ended early (failure, stop) keeps its last state in series.csv */
+  if (c.opened && !c.io_failed && c.has_held && put_row(&c, c.held)) c.io_failed = 1;
+  c.has_held = 0;
   fix_text(res->message, sizeof res->message);
   if (res->status < 0 && !res->message[0])
     snprintf(res->message, sizeof res->message, "%s", mbdae_status_message(res->status));

@@ -111,7 +111,8 @@ static int key_text(struct fy_node *k, char *buf, size_t len) {
     return -1;
   size_t n = 0;
   const char *t = fy_node_get_scalar(k, &n);
-  if (!t || n == 0 || n >= len || memchr(t, '\0', n)) return -1;
+  if (n >= len) return -2;
+  if (!t || n == 0 || memchr(t, '\0', n)) return -1;
   memcpy(buf, t, n);
   buf[n] = '\0';
   return 0;
@@ -227,9 +228,11 @@ static int fill_section(mbdae_scenario *s, const char *section, struct fy_node *
     struct fy_node *kn = fy_node_pair_key(pair), *vn = fy_node_pair_value(pair);
     int kline = mbdae_yaml_line(kn, mbdae_yaml_line(vn, section_line));
     char key[128], full[192];
-    if (key_text(kn, key, sizeof key))
+    int kt = key_text(kn, key, sizeof key);
+    if (kt)
       return key_error_at(s->path, kline, NULL, section,
-                          "keys must be plain strings (no sequences, mappings or aliases)",
+                          kt == -2 ? "a key longer than 127 characters"
+                                   : "keys must be plain strings (no sequences, mappings or aliases)",
                           err, errlen);
     snprintf(full, sizeof full, "%s.%s", section, key);
     if (mbdae_key_lines_add(&s->priv->lines, full, kline, NULL))
@@ -307,10 +310,11 @@ static int load_root(mbdae_scenario *s, const mbdae_model_kind *const *registry,
     struct fy_node *kn = fy_node_pair_key(pair), *vn = fy_node_pair_value(pair);
     int kline = mbdae_yaml_line(kn, mbdae_yaml_line(vn, 1));
     char key[128];
-    if (key_text(kn, key, sizeof key))
-      return say(err, errlen, MBDAE_ERR_SCENARIO,
-                 "%s:%d: keys must be plain strings (no sequences, mappings or aliases)",
-                 s->path, kline);
+    int kt = key_text(kn, key, sizeof key);
+    if (kt)
+      return say(err, errlen, MBDAE_ERR_SCENARIO, "%s:%d: %s", s->path, kline,
+                 kt == -2 ? "a key longer than 127 characters"
+                          : "keys must be plain strings (no sequences, mappings or aliases)");
     int k = 0;
     while (top_keys[k] && strcmp(top_keys[k], key)) ++k;
     if (!top_keys[k])

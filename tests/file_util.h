@@ -9,8 +9,8 @@
 
 /* The whole file as a malloc'd string, or NULL. */
 static char *slurp(const char *dir, const char *name) {
-  char path[4096];
-  if (name) snprintf(path, sizeof path, "%s/%s", dir, name);
+  char path[8200];
+  if (name) snprintf(path, sizeof path, "%.4000s/%.4000s", dir, name);
   else snprintf(path, sizeof path, "%s", dir);
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;
@@ -32,9 +32,9 @@ static char *slurp(const char *dir, const char *name) {
 }
 
 static int path_exists(const char *dir, const char *name) {
-  char path[4096];
+  char path[8200];
   struct stat st;
-  if (name) snprintf(path, sizeof path, "%s/%s", dir, name);
+  if (name) snprintf(path, sizeof path, "%.4000s/%.4000s", dir, name);
   else snprintf(path, sizeof path, "%s", dir);
   return stat(path, &st) == 0;
 }

@@ -177,6 +177,25 @@ static void test_good_run(void) {
   CU_ASSERT(!path_exists(cwd, "bad"));
 }
 
+static void test_no_gnuplot_is_a_note(void) {
+  const char *dir = mbdae_test_tmpdir("cli-nognuplot");
+  char cwd[1024], args[8192];
+  snprintf(cwd, sizeof cwd, "%.1000s", dir);
+  /* PATH without gnuplot (the binary is called by its absolute path) */
+  snprintf(args, sizeof args, "run '%s' --out res", data("ball_good.yaml"));
+  CU_ASSERT_EQUAL(mbdae(cwd, "PATH=/nonexistent", args), 0);
+  CU_ASSERT(strstr(err_text, "mbdae: note: gnuplot not found in PATH") == err_text);
+  char out[4096];
+  snprintf(out, sizeof out, "%s/res", cwd);
+  char *sum = slurp(out, "summary.json");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(sum);
+  CU_ASSERT(strstr(sum, "\"plots\": {\"written\": 0, \"note\": \"gnuplot not found") != NULL);
+  free(sum);
+  snprintf(args, sizeof args, "run '%s' --out res2 --quiet", data("ball_good.yaml"));
+  CU_ASSERT_EQUAL(mbdae(cwd, "PATH=/nonexistent", args), 0);
+  CU_ASSERT_EQUAL(err_text[0], '\0');
+}
+
 static void test_failed_run_exit_1(void) {
   const char *dir = mbdae_test_tmpdir("cli-fail");
   char cwd[1024], args[8192];
@@ -241,6 +260,7 @@ int main(void) {
     {"--help everywhere, usage errors exit 2", test_help_and_usage},
     {"bad scenarios: one line, exit 2, nothing written", test_bad_scenarios_exit_2_write_nothing},
     {"good run, overrides, --out, --quiet", test_good_run},
+    {"no gnuplot: a note, not a failure", test_no_gnuplot_is_a_note},
     {"failed run: exit 1, valid files", test_failed_run_exit_1},
     {"list", test_list},
     {"validate", test_validate},

@@ -182,6 +182,47 @@ static void test_kind(void) {
   }
 }
 
+/* Koenig's theorem with the parallel-axis theorem, written independently of
+ * the mass matrix: T = 1/2 m_s |v|^2 + 1/2 J_s |w_s|^2 + 1/2 m_p |v_cm|^2
+ * + 1/2 w_p^T J_cm w_p, v_cm = v + C_pi^T (w_p x rho), rho = c_p / m_p. */
+static void test_kinetic_energy(void) {
+  rover_params p;
+  rover_params_default(&p);
+  p.omega0[0] = 0.3; p.omega0[1] = 2; p.omega0[2] = -0.4; p.phidot0 = -1;
+  p.euler0[0] = 5; p.euler0[1] = 10; p.euler0[2] = 20; p.phi0 = -10;
+  rover_mass mp;
+  rover_mass_properties(&p, &mp);
+  double y[ROVER_N_DAE], yp[ROVER_N_DAE];
+  CU_ASSERT_EQUAL_FATAL(rover_initial_dae(&p, &mp, 0.0, y, yp), 0);
+  rover_state s;
+  rover_state_from_dae(y, yp, &s);
+  double mpend = p.m_r + p.m_c;
+  double c = 0.5 * p.m_r * p.l + p.m_c * p.l; /* consistent set: cube at l */
+  double rho[3] = {0, 0, -c / mpend};
+  double Jd[3] = {p.m_r * (4 * p.l * p.l + p.w * p.w) / 12 + p.m_c * (p.h * p.h + 6 * p.l * p.l) / 6,
+                  0, p.m_r * p.w * p.w / 6 + p.m_c * p.h * p.h / 6};
+  Jd[1] = Jd[0];
+  double rr = rho[2] * rho[2];
+  double Jcm[3] = {Jd[0] - mpend * rr, Jd[1] - mpend * rr, Jd[2]};
+  const double *w = s.w_p;
+  double wx[3] = {w[1] * rho[2] - w[2] * rho[1], w[2] * rho[0] - w[0] * rho[2],
+                  w[0] * rho[1] - w[1] * rho[0]};
+  double wi[3], vcm[3];
+  rover_mattvec(s.C_pi, wx, wi);
+  for (int i = 0; i < 3; ++i) vcm[i] = s.v[i] + wi[i];
+  double T = 0.5 * p.m_s * (s.v[0] * s.v[0] + s.v[1] * s.v[1] + s.v[2] * s.v[2]) +
+             0.5 * 0.4 * p.m_s * p.r * p.r *
+                 (s.w_s[0] * s.w_s[0] + s.w_s[1] * s.w_s[1] + s.w_s[2] * s.w_s[2]) +
+             0.5 * mpend * (vcm[0] * vcm[0] + vcm[1] * vcm[1] + vcm[2] * vcm[2]) +
+             0.5 * (Jcm[0] * w[0] * w[0] + Jcm[1] * w[1] * w[1] + Jcm[2] * w[2] * w[2]);
+  MBDAE_ASSERT_REL(rover_kinetic(&p, &mp, &s), T, 1e-13);
+  /* potential above the hanging rest: m_p g (height of the cm + |rho|) */
+  double hcm[3];
+  rover_mattvec(s.C_pi, rho, hcm);
+  MBDAE_ASSERT_REL(rover_lyapunov(&p, &mp, &s) - rover_kinetic(&p, &mp, &s),
+                   mpend * p.g * (hcm[2] + c / mpend), 1e-12);
+}
+
 static void test_wind(void) {
   rover_params p;
   rover_params_default(&p);
@@ -201,6 +242,7 @@ int main(void) {
     {"eigenvalues of known matrices", test_eigenvalues},
     {"initial state consistent, projection", test_initial_state_consistent},
     {"model kind", test_kind},
+    {"kinetic and potential energy (Koenig)", test_kinetic_energy},
     {"wind force", test_wind},
     {NULL, NULL},
   };

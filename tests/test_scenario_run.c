@@ -218,6 +218,34 @@ static void test_failure_keeps_valid_files(void) {
   mbdae_scenario_free(&s);
 }
 
+/* With output.every = 4 the last sample before the failure (t = 1.0, grid
+ * index 10) is not on the thinned grid; it is still written at the end. */
+static void test_failure_keeps_last_state(void) {
+  const char *sets[] = {"parameters.fail_at=1.05", "output.every=4"};
+  mbdae_scenario s;
+  CU_ASSERT_EQUAL_FATAL(load_toy(&s, sets, 2), MBDAE_OK);
+  const char *dir = mbdae_test_tmpdir("run-fail-every");
+  mbdae_run_config cfg;
+  mbdae_run_config_default(&cfg, &s);
+  cfg.out_dir = dir;
+  cfg.plots = 0;
+  mbdae_run_result r;
+  char err[1024];
+  CU_ASSERT(mbdae_scenario_run(&s, &cfg, &r, err, sizeof err) < 0);
+  char *series = slurp(dir, "series.csv");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(series);
+  /* t = 0, 0.4, 0.8, the refill's two rows, and the held t = 1.0 */
+  CU_ASSERT_EQUAL(csv_check(series, 3), 6);
+  size_t n = strlen(series);
+  const char *last = series + n - 1;
+  while (last > series && last[-1] != '\n') --last;
+  double t = -1;
+  CU_ASSERT_EQUAL(sscanf(last, "%lf,", &t), 1);
+  MBDAE_ASSERT_ABS(t, 1.0, 1e-12);
+  free(series);
+  mbdae_scenario_free(&s);
+}
+
 static void test_rejected_at_create_writes_nothing(void) {
   const char *sets[] = {"solver.linear_solver=klu"};
   mbdae_scenario s;
@@ -273,6 +301,7 @@ int main(void) {
     {"output.every and every method", test_every_and_methods},
     {"no files (sweep mode)", test_no_files},
     {"solver failure keeps valid files", test_failure_keeps_valid_files},
+    {"failure keeps the last state with output.every", test_failure_keeps_last_state},
     {"rejected at model creation writes nothing", test_rejected_at_create_writes_nothing},
     {"no gnuplot is a note", test_plots_without_gnuplot},
     {NULL, NULL}};

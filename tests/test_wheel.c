@@ -250,6 +250,44 @@ static void test_corner_b_spin_or_climb(void) {
   wheel_free(&w);
 }
 
+/* The singular point A (wall + raised level), zero translational velocity,
+ * spin phid (the paper: "analogous to B"). Wall: n = (1, 0), t = (0, -1),
+ * v_t = r phid; level: n = (0, 1), t = (1, 0), v_t = r phid.
+ * phid > 0: both slip with T = -mu N: N_W = mu N_K, N_K = m g/(1 + mu^2),
+ * the wheel stays at A and spins down at phidd = -r mu (N_W + N_K)/J.
+ * phid < 0: the level's friction pushes away from the wall: N_W = 0,
+ * N_K = m g, xdd = mu g, phidd = mu m g r/J. */
+static void test_point_a(void) {
+  for (int sgn = -1; sgn <= 1; sgn += 2) {
+    wheel_params p = paper();
+    p.x0[0] = p.r; p.x0[1] = p.r + p.h; p.x0[2] = 0.0;
+    p.v0[0] = 0.0; p.v0[1] = 0.0; p.v0[2] = 15.0 * sgn;
+    wheel_model *w = NULL;
+    CU_ASSERT_EQUAL_FATAL(wheel_create(&p, MBDAE_LINSOL_DENSE, &w), MBDAE_OK);
+    double y[WHEEL_N], acc[3], z[6];
+    CU_ASSERT_EQUAL(wheel_initial_state(w, 0.0, y), MBDAE_OK);
+    CU_ASSERT_EQUAL(wheel_mode_accel(&w->p, &w->mode, y, acc, z, NULL), 0);
+    double mu = p.mu, m = p.m, g = p.g;
+    if (sgn > 0) {
+      double NK = m * g / (1.0 + mu * mu), NW = mu * NK;
+      CU_ASSERT_EQUAL(w->mode.state[WHEEL_WALL], WHEEL_SLIP_POS);
+      CU_ASSERT_EQUAL(w->mode.state[WHEEL_CURB], WHEEL_SLIP_POS);
+      MBDAE_ASSERT_REL(z[WHEEL_WALL], NW, 1e-12);
+      MBDAE_ASSERT_REL(z[WHEEL_CURB], NK, 1e-12);
+      MBDAE_ASSERT_ABS(acc[0], 0.0, 1e-12);
+      MBDAE_ASSERT_ABS(acc[1], 0.0, 1e-12);
+      MBDAE_ASSERT_REL(acc[2], -p.r * mu * (NW + NK) / p.J, 1e-12);
+    } else {
+      CU_ASSERT_EQUAL(w->mode.state[WHEEL_WALL], WHEEL_SEP);
+      CU_ASSERT_EQUAL(w->mode.state[WHEEL_CURB], WHEEL_SLIP_NEG);
+      MBDAE_ASSERT_REL(z[WHEEL_CURB], m * g, 1e-12);
+      MBDAE_ASSERT_REL(acc[0], mu * g, 1e-12);
+      MBDAE_ASSERT_REL(acc[2], mu * m * g * p.r / p.J, 1e-12);
+    }
+    wheel_free(&w);
+  }
+}
+
 /* Single contact on the corner (segment III), derived with the unit normal:
  * N = m (g cos a - |v|^2 / r), slip T = -mu N sign v_t. */
 static void test_corner_single(void) {
@@ -326,6 +364,7 @@ int main(void) {
     {"mu = 0, beta = 1: energy conserved, also at B", test_elastic_frictionless},
     {"corner B: spinning in place vs climbing (94b, 94c), eq. 93",
      test_corner_b_spin_or_climb},
+    {"point A: spinning against the wall, both signs of phid", test_point_a},
     {"corner segment III: normal force and accelerations", test_corner_single},
     {"exact Jacobian vs finite differences", test_jacobian},
     {NULL, NULL},

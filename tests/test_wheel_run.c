@@ -16,7 +16,7 @@ typedef struct record {
   double E0, Emax_rise, Emin, Emax;
   long events, collisions, transitions;
   double t_first_transition;
-  double y_first_transition[WHEEL_N];
+  double y_first_transition[WHEEL_N], y_second[WHEEL_N];
   double worst_gap;
 } record;
 
@@ -35,9 +35,14 @@ static int observe(double t, const double *y, const double *yp,
     r->events++;
     if (ev->ndata > 0 && ev->data[WHEEL_EV_KIND] == WHEEL_EVK_COLLISION)
       r->collisions++;
-    else if (r->transitions++ == 0) {
-      r->t_first_transition = t;
-      memcpy(r->y_first_transition, y, sizeof r->y_first_transition);
+    else {
+      if (r->transitions == 0) {
+        r->t_first_transition = t;
+        memcpy(r->y_first_transition, y, sizeof r->y_first_transition);
+      } else if (r->transitions == 1) {
+        memcpy(r->y_second, y, sizeof r->y_second);
+      }
+      r->transitions++;
     }
   }
   return 0;
@@ -147,12 +152,97 @@ static void test_elastic_energy(void) {
   wheel_free(&r.w);
 }
 
+/* Rolling over the curb's edge (segment III, stick): with the rolling
+ * constraint the energy gives v^2 = v0^2 + 2 g r (1 - cos th) m/(m + J/r^2)
+ * at the angle th of S - C from the vertical; the stick force is
+ * T = -m_t g sin th (m_t = 1/(1/m + r^2/J)) and N = m (g cos th - v^2/r), so
+ * the wheel starts slipping where m_t g sin th = mu N (solved by bisection
+ * here). Checks gamma_n (centripetal) and the corner's stick force. */
+static void test_roll_over_edge(void) {
+  wheel_params p;
+  wheel_params_default(&p);
+  double l1, a;
+  wheel_geometry(&p, &l1, &a);
+  double v0 = 0.2;
+  p.x0[0] = l1 - 0.002; p.x0[1] = p.h + p.r; p.x0[2] = 0.0;
+  p.v0[0] = v0; p.v0[1] = 0.0; p.v0[2] = -v0 / p.r;
+  double k = p.m / (p.m + p.J / (p.r * p.r)), mt = 1.0 / (1.0 / p.m + p.r * p.r / p.J);
+  double lo = 0.0, hi = asin(a / p.r);
+  for (int i = 0; i < 200; ++i) {
+    double th = 0.5 * (lo + hi);
+    double v2 = v0 * v0 + 2.0 * p.g * p.r * (1.0 - cos(th)) * k;
+    double f = p.mu * p.m * (p.g * cos(th) - v2 / p.r) - mt * p.g * sin(th);
+    if (f > 0.0) lo = th; else hi = th;
+  }
+  double th_s = 0.5 * (lo + hi);
+  double v2_s = v0 * v0 + 2.0 * p.g * p.r * (1.0 - cos(th_s)) * k;
+  record r;
+  double y[WHEEL_N];
+  CU_ASSERT_EQUAL(run(&p, MBDAE_METHOD_CVODE_BDF, 1.0, &r, y), MBDAE_OK);
+  /* first transition: II -> III at x = l1 */
+  MBDAE_ASSERT_ABS(r.y_first_transition[WHEEL_X], l1, 1e-9);
+  CU_ASSERT(r.transitions >= 2);
+  /* the observer keeps the second transition's state in y_second */
+  double th = atan2(r.y_second[WHEEL_X] - l1, r.y_second[WHEEL_Y] - p.h);
+  double v2 = r.y_second[WHEEL_VX] * r.y_second[WHEEL_VX] +
+              r.y_second[WHEEL_VY] * r.y_second[WHEEL_VY];
+  printf("\n  slip onset on III: theta %.10f rad (closed form %.10f), v^2 %.10f (%.10f)\n",
+         th, th_s, v2, v2_s);
+  MBDAE_ASSERT_ABS(th, th_s, 1e-7);
+  MBDAE_ASSERT_REL(v2, v2_s, 1e-7);
+  /* energy: conserved while rolling, dissipated while slipping; the root
+   * guard lifts the wheel 1e-8 r at lift-off (m g 1e-8 r = 1e-7 J) */
+  CU_ASSERT(r.Emax_rise <= 1e-7 * r.E0);
+  wheel_free(&r.w);
+}
+
+/* Random throws (fixed seed): every run completes, never leaves Omega and
+ * never gains energy, for mu in {0, 0.2, 0.4, 1, 2} and beta in
+ * {0, 0.3, 0.7, 1} (collisions at every segment and at A and B). */
+static void test_random_throws(void) {
+  static const double mus[5] = {0.0, 0.2, 0.4, 1.0, 2.0};
+  static const double betas[4] = {0.0, 0.3, 0.7, 1.0};
+  unsigned long long s = 12345;
+  int done = 0;
+  while (done < 60) {
+    double u[6];
+    for (int i = 0; i < 6; ++i) { /* 64-bit LCG (Knuth) */
+      s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+      u[i] = (double)(s >> 11) / 9007199254740992.0;
+    }
+    wheel_params p;
+    wheel_params_default(&p);
+    p.mu = mus[done % 5];
+    p.beta = betas[(done / 5) % 4];
+    p.x0[0] = 0.1 + 0.9 * u[0];
+    p.x0[1] = 0.16 + 0.4 * u[1];
+    if (wheel_min_gap(&p, p.x0[0], p.x0[1]) < 0.0) continue;
+    p.v0[0] = 12.0 * (u[2] - 0.5);
+    p.v0[1] = 8.0 * (u[3] - 0.5);
+    p.v0[2] = 100.0 * (u[4] - 0.5);
+    record r;
+    double y[WHEEL_N];
+    int rc = run(&p, MBDAE_METHOD_CVODE_BDF, 1.5, &r, y);
+    CU_ASSERT_EQUAL(rc, MBDAE_OK);
+    CU_ASSERT(r.Emax_rise <= 1e-6 * r.E0);
+    CU_ASSERT(r.w->max_energy_gain <= 1e-9 * r.E0);
+    CU_ASSERT(r.worst_gap >= -1e-7);
+    if (rc != MBDAE_OK || r.Emax_rise > 1e-6 * r.E0)
+      printf("\n  throw %d: mu %g beta %g x0 (%.4f, %.4f) v0 (%.3f, %.3f, %.3f)\n", done,
+             p.mu, p.beta, p.x0[0], p.x0[1], p.v0[0], p.v0[1], p.v0[2]);
+    wheel_free(&r.w);
+    ++done;
+  }
+}
+
 int main(void) {
   const mbdae_test tests[] = {
     {"sliding on the ground turns into rolling (closed form)", test_slide_to_roll},
     {"paper section 6.3, beta = 0", test_paper_beta0},
     {"paper section 6.3, beta = 0.3", test_paper_beta03},
     {"mu = 0, beta = 1: energy conserved through collisions", test_elastic_energy},
+    {"rolling over the curb's edge: slip onset on III (closed form)", test_roll_over_edge},
+    {"60 random throws: no failure, no energy gain, inside Omega", test_random_throws},
     {NULL, NULL},
   };
   return mbdae_test_main("wheel_run", tests);

@@ -46,6 +46,8 @@ typedef struct billiard_params {
   double c1, c2;                   /* eq. 2 drag constants */
   int low_speed_rule;              /* BILLIARD_RULE_* */
   double v_elastic;                /* |v_n| below which e = 1 (paper §V) */
+  int low_speed_friction;          /* friction also in those collisions */
+  double v_rebound_min;            /* least separation speed in those */
   int collisions;                  /* stop after this many */
   double x0, y0, vx0, vy0, spin0;  /* initial centre position/velocity, spin */
 } billiard_params;

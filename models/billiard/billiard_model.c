@@ -54,6 +54,10 @@ static const mbdae_param_spec billiard_schema[] = {
   {"low_speed_rule", MBDAE_PARAM_ENUM, OFF(low_speed_rule), 0, 0, 0, 1, 0, rule_names, 0, "",
    "elastic: e = 1 below v_elastic (paper §V); none: the engine's Zeno guard"},
   DBL("v_elastic", v_elastic, 0, 0.01, 0, HUGE_VAL, "m/s", "normal approach speed below which e = 1"),
+  DBL("v_rebound_min", v_rebound_min, 0, 0.001, 0, HUGE_VAL, "m/s",
+      "least normal separation speed after a low-speed (e = 1) collision"),
+  {"low_speed_friction", MBDAE_PARAM_BOOL, OFF(low_speed_friction), 0, 0, 0, 1, 0, NULL, 0, "",
+   "keep impact friction in the e = 1 (low-speed) collisions"},
   {"collisions", MBDAE_PARAM_INT, OFF(collisions), 0, 25000, 1, 1e9, 0, NULL, 0, "",
    "stop after this many collisions"},
   DBL("x0", x0, 0, 0.0, -HUGE_VAL, HUGE_VAL, "m", "initial centre q1"),
@@ -281,8 +285,18 @@ static int handler(double t, double *y, double *yp, const int *dirs,
       .nx = foot[best].nx, .ny = foot[best].ny, .vx = y[2], .vy = y[3],
       .w = y[4], .bx = bx, .by = 0.0};
     /* §V: e = 1 for a vanishing normal velocity, against inelastic collapse */
-    if (p->low_speed_rule == BILLIARD_RULE_ELASTIC && -vbest < p->v_elastic)
+    if (p->low_speed_rule == BILLIARD_RULE_ELASTIC && -vbest < p->v_elastic) {
       in.e = 1.0;
+      /* and no friction: in the limit of vanishing normal impulse a stick
+       * solution would still remove all slip at every micro-collision,
+       * draining the relative motion into a Zeno accumulation (the ball
+       * wedged in the wedge's corner); doc/billiard.md §6 */
+      if (p->low_speed_friction == 0) in.friction = 0;
+      /* a wall that accelerates into the ball would catch it again at once
+       * (persistent contact, which an impact model cannot represent): leave
+       * with at least v_rebound_min, so collisions stay a finite time apart */
+      in.vn_min = p->v_rebound_min;
+    }
     billiard_impact(&in, &last);
     y[2] = last.vx;
     y[3] = last.vy;

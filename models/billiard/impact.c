@@ -17,6 +17,7 @@ int billiard_impact(const billiard_impact_in *in, billiard_impact_out *out) {
 
   /* eq. 29: normal relative velocity reversed and scaled by e */
   double u5n = -in->e * u5 + (1.0 + in->e) * u5b;
+  if (u5n - u5b < in->vn_min) u5n = u5b + in->vn_min; /* Zeno floor (model option) */
   double S2 = in->m * (u5n - u5); /* eq. 36 */
 
   /* eq. 38: slip of P relative to the boundary; eq. 40: k */

@@ -13,6 +13,7 @@ typedef struct billiard_impact_in {
   double vx, vy;         /* centre velocity before (lab frame) */
   double w;              /* spin u3 about c3 = n3 before (counter-clockwise +) */
   double bx, by;         /* boundary velocity v' at the contact (eq. 17) */
+  double vn_min;         /* least normal separation speed (0: none), a Zeno floor */
 } billiard_impact_in;
 
 typedef struct billiard_impact_out {

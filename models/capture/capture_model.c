@@ -3,6 +3,9 @@
  * acceleration-level equations (eq. 2.102), with Baumgarte's term (eq. 3.2),
  * in event-driven (impacts, persistent contact, release) or compliant mode. */
 #include <math.h>
+#ifdef CAPTURE_DEBUG
+#include <stdio.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -390,19 +393,27 @@ static int resolve_impacts(capture_model *m, double *y, int *isimpact,
       m->bvec[l] = target - vm;
     }
     solve_K(m, n, m->bvec);
-    int dropped = 0;
-    double pscale = 0.0;
-    for (int l = 0; l < n; ++l) pscale = fmax(pscale, fabs(m->bvec[l]));
-    for (int l = 0; l < n; ++l)
-      if (m->bvec[l] > 1e-12 * pscale) { /* would pull the wrong way */
-        int k = m->list[l];
-        if (isimpact[k]) isimpact[k] = 0;
-        else { m->active[k] = 0; ++m->releases; }
-        dropped = 1;
-      }
-    if (dropped) continue;
+    /* the constraint whose impulse pulls the wrong way most is dropped,
+     * one at a time (a simple active-set rule) */
+    double pscale = 0.0, worst = 0.0;
+    int lw = -1;
+    for (int l = 0; l < n; ++l) pscale = fmax(pscale, fabs(m->bvec[l]) * m->rows[m->list[l]].vscale);
+    for (int l = 0; l < n; ++l) {
+      double v = m->bvec[l] * m->rows[m->list[l]].vscale;
+      if (v > 1e-10 * pscale && v > worst) { worst = v; lw = l; }
+    }
+    if (lw >= 0) {
+      int k = m->list[lw];
+      if (isimpact[k]) isimpact[k] = 0;
+      else { m->active[k] = 0; ++m->releases; }
+      continue;
+    }
     memcpy(up, um, (size_t)nu * sizeof *up);
     add_reactions(m, m->list, n, m->bvec, up);
+#ifdef CAPTURE_DEBUG
+    for (int l = 0; l < n; ++l) { int k = m->list[l]; fprintf(stderr, "k=%d imp=%d act=%d c=%.3e cdot-=%.3e cdot+=%.3e Pi=%.3e\n", k, isimpact[k], m->active[k], m->rows[k].c, row_dot(&m->rows[k], um), row_dot(&m->rows[k], up), m->bvec[l]); }
+    fprintf(stderr, "E %.9g -> %.9g\n", E0, kinetic(m, up));
+#endif
     if (!plastic && kinetic(m, up) > E0) { plastic = 1; continue; }
     /* new modes: on the constraint -> persistent, separating -> free */
     for (int l = 0; l < n; ++l) {
@@ -432,7 +443,9 @@ int capture_event(double t, double *y, double *yp, const int *dirs,
   capture_rows(m, y);
   if (m->p.mode == CAPTURE_MODE_EVENT) {
     int any = 0;
-    for (int k = 0; k < m->nc; ++k) m->work_flag[k] = 0;
+    /* impacts: a constraint free at entry whose gap closed while closing */
+    for (int k = 0; k < m->nc; ++k)
+      m->work_flag[k] = !m->active[k] && dirs[k] > 0 && m->rows[k].cdot > 0.0;
     /* releases first (multipliers at this state) */
     int need_lambda = 0;
     for (int k = 0; k < m->nc; ++k) need_lambda |= m->active[k] && dirs[k] > 0;
@@ -447,8 +460,6 @@ int capture_event(double t, double *y, double *yp, const int *dirs,
           if (info) info->label = "release";
         }
     }
-    for (int k = 0; k < m->nc; ++k)
-      if (!m->active[k] && dirs[k] > 0 && m->rows[k].cdot > 0.0) m->work_flag[k] = 1;
     /* face switches (a point crossing an edge or vertex) */
     for (int j = 0; j < m->np; ++j) {
       if (dirs[m->nc + j] == 0) continue;

@@ -122,7 +122,10 @@ void ravine_dynamics(const ravine_sphere *s, double g, const ravine_terrain *T,
       double sm = smag.v;
       double scale = 1e-12 * (1.0 + fabs(y[3]) + fabs(y[4]) + fabs(y[5]) +
                               b * (fabs(y[6]) + fabs(y[7]) + fabs(y[8])));
-      if (sm > scale) {
+      /* the direction of the mode's slip is kept until the slip root has
+       * been handled: the right-hand side stays smooth through slip = 0 */
+      double along = st.v * (c->sref[0] * t[0].v + c->sref[1] * t[1].v) + sz.v * c->sref[2];
+      if (sm > scale && along > 0.0) {
         Ft = scl(dvd(mul(N, st), smag), -s->mu_k);
         Fz = scl(dvd(mul(N, sz), smag), -s->mu_k);
       } else { /* slip ~ 0: the reference direction */

@@ -19,6 +19,7 @@ typedef struct ravine_model {
   ravine_contact c;
   mbdae_problem *problem;
   int nroots;            /* nseg gap roots + 7 */
+  double *bias;          /* per segment: offset of a gap root just left grazing */
   /* outcomes */
   int crossed, rebound;
   double t_cross, h_max, E0;
@@ -72,8 +73,9 @@ static int roots(double t, const double *y, const double *yp, double *g, void *u
   const ravine_terrain *T = &M->T;
   const double b = M->s.b;
   for (int k = 0; k < T->nseg; ++k)
-    g[k] = gap_root_active(M, k) ? ravine_segment_distance(T, k, y[0], y[1], NULL, NULL, NULL) - b
-                                 : 1.0;
+    g[k] = gap_root_active(M, k)
+               ? ravine_segment_distance(T, k, y[0], y[1], NULL, NULL, NULL) - b + M->bias[k]
+               : 1.0;
   double *r = g + T->nseg;
   for (int i = 0; i < R_COUNT; ++i) r[i] = 1.0;
   if (M->c.mode != RAVINE_FLIGHT) {
@@ -129,25 +131,25 @@ static void track_height(ravine_model *M, const double *y) {
 
 static double slip_scale(const ravine_model *M, const double *y) {
   double v = sqrt(y[3] * y[3] + y[4] * y[4] + y[5] * y[5]);
-  return 1e-9 * (1.0 + v + sqrt(M->g * M->s.b));
+  return 1e-6 * (1.0 + v + sqrt(M->g * M->s.b));
 }
 
-/* Entering flight while grazing: lift the centre a hair off every feature it
- * touches without separating faster than v_rest, so each such gap root starts
- * strictly positive. A gap left at -1e-17 by round-off would otherwise hide
- * the next touchdown when one long flight step carries it from that value to
- * below zero. (Impact separations are masked by the engine instead.) */
-static void lift_off(ravine_model *M, double *y) {
-  const double b = M->s.b, lift = 1e-9 * b;
+/* Entering flight while grazing (leaving a surface tangentially, or an
+ * impact whose separation is below v_rest): the gap of every feature touched
+ * grows only quadratically, and the integrator's interpolation error (far
+ * above round-off) could make it cross zero spuriously, so its root reads
+ * `bias` higher until the next event: touchdown there is then detected at a
+ * penetration of at most 1e-6 b. Impact separations are masked by the engine. */
+static void bias_grazing(ravine_model *M, const double *y) {
+  const double b = M->s.b;
   for (int k = 0; k < M->T.nseg; ++k) {
     double px, py; int part;
     double d = ravine_segment_distance(&M->T, k, y[0], y[1], &px, &py, &part);
-    if (d - b >= lift || d - b < -1e-6 * b) continue;
+    if (d - b > 1e-6 * b || d - b < -1e-6 * b) continue;
     double nx = part ? (y[0] - px) / d : M->T.nx[k];
     double ny = part ? (y[1] - py) / d : M->T.ny[k];
     if (y[3] * nx + y[4] * ny >= M->p.v_rest) continue;
-    y[0] += (lift - (d - b)) * nx;
-    y[1] += (lift - (d - b)) * ny;
+    M->bias[k] = 1e-6 * b;
   }
 }
 
@@ -175,8 +177,11 @@ static int enter_contact(ravine_model *M, double *y, int vertex, int feature) {
   c.mode = RAVINE_SLIDE;
   if (sm > slip_scale(M, y)) {
     for (int i = 0; i < 3; ++i) c.sref[i] = sl[i] / sm;
-  } else { /* impending slip: opposite to the friction rolling would need */
+  } else {
+    /* impending slip, opposite to the friction rolling would need; the
+     * round-off slip is removed so it cannot start in another direction */
     for (int i = 0; i < 3; ++i) c.sref[i] = -F[i] / Fm;
+    y[3] -= sl[0]; y[4] -= sl[1]; y[5] -= sl[2];
   }
   M->c = c;
   return 0;
@@ -312,7 +317,17 @@ static int handler(double t, double *y, double *yp, const int *dirs,
   }
   if (M->c.mode != before || M->c.vertex != vbefore || M->c.feature != fbefore)
     M->n_modes++;
-  if (M->c.mode == RAVINE_FLIGHT) lift_off(M, y);
+  /* crossing may coincide with another event (leaving the rim's edge onto
+   * the top ground happens exactly above the rim): check the state itself */
+  if (y[0] >= T->x_goal) {
+    M->crossed = 1;
+    M->t_cross = t;
+    if (info->ndata == 0) info->label = "crossed";
+    return MBDAE_EVENT_STOP;
+  }
+  /* biases change only where the integrator is re-initialised */
+  for (int k = 0; k < T->nseg; ++k) M->bias[k] = 0.0;
+  if (M->c.mode == RAVINE_FLIGHT) bias_grazing(M, y);
   track_height(M, y);
   if (M->p.stop_on_rebound && y[0] > T->x_climb && y[3] < 0.0) {
     M->rebound = 1;
@@ -429,6 +444,7 @@ static void model_free(ravine_model *M) {
   if (!M) return;
   mbdae_problem_free(&M->problem);
   ravine_terrain_free(&M->T);
+  free(M->bias);
   free(M);
 }
 
@@ -448,6 +464,11 @@ static int create(const void *params, mbdae_options *o, mbdae_model **model,
   M->g = M->p.g;
   M->lambda = 5.0 * sqrt(M->g / M->p.b);
   M->nroots = M->T.nseg + R_COUNT;
+  M->bias = calloc((size_t)M->T.nseg, sizeof(double));
+  if (!M->bias) { model_free(M); return MBDAE_ERR_MEMORY; }
+  /* a just-handled root stays masked until the state is clearly past it:
+   * well above the integrator's interpolation error at these tolerances */
+  if (o->root_band < 1e-9) o->root_band = 1e-9;
   /* an ODE: IDA is not offered, the default becomes CVODE Adams */
   if (o->method == MBDAE_METHOD_IDA) o->method = MBDAE_METHOD_CVODE_ADAMS;
   o->linsol = MBDAE_LINSOL_DENSE;
@@ -491,6 +512,7 @@ static int initial_state(mbdae_model *model, double t0, double *y, double *yp) {
   M->c.mode = RAVINE_FLIGHT;
   M->c.vertex = 0;
   M->c.feature = 0;
+  for (int k = 0; k < M->T.nseg; ++k) M->bias[k] = 0.0;
   /* touching a plane with no approach: start in contact */
   for (int k = 0; k < M->T.nseg; ++k) {
     double px, py; int part;
@@ -516,7 +538,7 @@ static int initial_state(mbdae_model *model, double t0, double *y, double *yp) {
     if (vtx >= 0 && M->T.convex[vtx] && enter_contact(M, y, 1, vtx))
       M->c.mode = RAVINE_FLIGHT;
   }
-  if (M->c.mode == RAVINE_FLIGHT) lift_off(M, y);
+  if (M->c.mode == RAVINE_FLIGHT) bias_grazing(M, y);
   track_height(M, y);
   return MBDAE_OK;
 }

@@ -102,15 +102,13 @@ static int kind_create(const void *params, mbdae_options *o, mbdae_model **model
    * constraints, multipliers through their integrals); the others: the
    * null-space ODE. Jacobians are SUNDIALS' internal difference quotients. */
   mbdae_form form = o->method == MBDAE_METHOD_IDA ? MBDAE_FORM_DAE : MBDAE_FORM_ODE;
-  if (form == MBDAE_FORM_DAE) {
-    if (o->linsol == MBDAE_LINSOL_KLU) {
-      if (err) {
-        err->key = "solver.linear_solver";
-        snprintf(err->msg, sizeof err->msg,
-                 "the rover is small and dense: use linear_solver: dense");
-      }
-      return MBDAE_ERR_UNSUPPORTED;
+  if (o->linsol == MBDAE_LINSOL_KLU && o->method != MBDAE_METHOD_RK4) {
+    if (err) {
+      err->key = "solver.linear_solver";
+      snprintf(err->msg, sizeof err->msg,
+               "the rover is small and dense (no sparse pattern): use linear_solver: dense");
     }
+    return MBDAE_ERR_UNSUPPORTED;
   }
   rover_model *m = NULL;
   rc = rover_create(params, form, &m);

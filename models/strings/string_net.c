@@ -868,9 +868,10 @@ int sn_net_roots(sn_net *net, double t, const double *R, const double *V,
   }
   for (int s = 0; s < net->ns; ++s) {
     double L2 = net->s[s].L * net->s[s].L;
-    if (!net->taut[s]) g[s] = sn_phi(net, s, R) / L2;
-    else if (net->hold == SN_HOLD_EVENT) g[s] = -lam[s] / reduced_mass(net, s);
-    else g[s] = sn_phi(net, s, R) / L2 + net->release_band;
+    if (net->hold == SN_HOLD_BAUMGARTE) /* continuous across the switch */
+      g[s] = sn_phi(net, s, R) / L2 + net->release_band;
+    else if (!net->taut[s]) g[s] = sn_phi(net, s, R) / L2;
+    else g[s] = -lam[s] / reduced_mass(net, s);
   }
   return 0;
 }

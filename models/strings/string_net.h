@@ -38,9 +38,12 @@
  *     an impact whose post-impact separation speed |S.W|/L is below
  *     zeno_ratio * |W| is made plastic and the string becomes taut.
  *   SN_HOLD_BAUMGARTE: as the seed (sec. 3.3): the string is active while
- *     phi >= 0 with the string's own (xi, w); no impulse. It is released
- *     when phi < -release_band * L^2 (a tiny hysteresis that stops
- *     round-off chatter of a string held at phi = 0), unless it would only
+ *     phi >= 0 with the string's own (xi, w); no impulse. The switching
+ *     root is phi/L^2 + release_band in both states (continuous, so no
+ *     spurious re-crossing at a switch; a string held at phi = 0 sits
+ *     release_band above its root, so round-off cannot make it chatter;
+ *     activation is early by release_band L^2 in phi). It is released when
+ *     phi < -release_band * L^2, unless it would only
  *     graze: the free flight after release dips to phi/L^2 = -(w_n/|W|)^2
  *     (w_n = S.W/|S|); below 10 release bands the string stays active.
  *
@@ -247,11 +250,12 @@ int sn_net_jacobian(sn_net *net, double t, double cj, const double *y,
 
 /* --- modes, roots, events ----------------------------------------------- */
 /* Initial modes from a state: Baumgarte: taut iff phi >= -release_band L^2;
- * event: taut iff phi >= -release_band L^2 and phi' <= 0 ... and the
- * multiplier is a pull (checked with a multiplier solve). */
+ * event: taut iff phi >= -release_band L^2, the string is not stretching
+ * (phi' <= 1e-12 L) and its multiplier pulls (an active-set loop of
+ * multiplier solves releases pushing strings). */
 int sn_net_init_modes(sn_net *net, double t, const double *R, const double *V);
-/* g[0..ns-1]: slack: phi/L^2; taut (EVENT): -lambda/mu (mu the pair's
- * reduced mass), taut (BAUMGARTE): phi/L^2 + release_band. lambda: the DAE's
+/* g[0..ns-1]: EVENT slack: phi/L^2; EVENT taut: -lambda/mu (mu the pair's
+ * reduced mass); BAUMGARTE (both states): phi/L^2 + release_band. lambda: the DAE's
  * y (pass lam = y + off_lam) or NULL to solve for it (ODE form). */
 int sn_net_roots(sn_net *net, double t, const double *R, const double *V,
                  const double *lam, double *g);

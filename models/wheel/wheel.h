@@ -101,7 +101,6 @@ typedef struct wheel_model {
   long collisions, transitions, max_cases;
   double max_energy_gain;     /* largest energy increase at a collision, J */
   double max_post_vn;         /* largest |v_n| after a plastic collision (beta = 0) */
-  double last_energy;
 } wheel_model;
 
 /* Parameters. */

@@ -175,8 +175,8 @@ static int kind_outcomes(mbdae_model *model, const double *y, const double *yp,
 }
 
 static const mbdae_plot_spec wheel_plots[] = {
-  {"positions", "Wheel: centre S and a rim point (cf. figs. 10, 11)", "samples",
-   "x", "y,rim_y", "x [m]", "y [m]", 0},
+  {"positions", "Wheel: path of a rim point, showing the rotation (cf. figs. 10, 11)",
+   "samples", "rim_x", "rim_y", "x [m]", "y [m]", 0},
   {"trajectory", "Wheel: centre trajectory (cf. fig. 12)", "samples", "x", "y",
    "x [m]", "y [m]", 0},
   {"x", "Wheel: x(t) (cf. fig. 13a)", "samples", "t", "x", "t [s]", "x [m]", 0},
@@ -188,6 +188,8 @@ static const mbdae_plot_spec wheel_plots[] = {
    "phid [rad/s]", 0},
   {"forces", "Wheel: normal forces", "samples", "t", "N_*", "t [s]", "N [N]", 0},
   {"energy", "Wheel: mechanical energy", "samples", "t", "energy", "t [s]", "E [J]", 0},
+  {"contact", "Wheel: contact (0 free, 1-4 segment I-IV, 5 point A, 6 point B)",
+   "samples", "t", "contact", "t [s]", "contact [-]", 0},
   {"collisions", "Wheel: normal impulses at collisions", "events", "t", "PN1,PN2",
    "t [s]", "impulse [N s]", 1},
 };

@@ -203,8 +203,13 @@ int wheel_roots(double t, const double *y, const double *yp, double *g,
       g[4 * k + 2] = sigma * vt;
     }
   }
+  /* II <-> III, positive on the current segment: like every root here it
+   * falls through zero at its event, and the new mode starts on the
+   * positive side (the engine's mask expects the state to leave a handled
+   * root on the side it came from) */
   if (w->mode.state[WHEEL_CURB] != WHEEL_SEP)
-    g[WHEEL_ROOT_SEGMENT] = y[WHEEL_X] - w->l1; /* II <-> III */
+    g[WHEEL_ROOT_SEGMENT] = w->mode.curb_seg == WHEEL_SEG_III ? y[WHEEL_X] - w->l1
+                                                              : w->l1 - y[WHEEL_X];
   return 0;
 }
 
@@ -479,7 +484,5 @@ int wheel_initial_state(wheel_model *w, double t0, double *y) {
   w->max_energy_gain = 0.0;
   w->max_post_vn = 0.0;
   /* a start on the boundary: collision and contact mode at t0 */
-  int rc = wheel_resolve(w, y, NULL);
-  w->last_energy = wheel_energy(&w->p, y);
-  return rc;
+  return wheel_resolve(w, y, NULL);
 }
