@@ -1,5 +1,5 @@
-/* output_dir.c - mkdir -p for output directories, and opening the files
- * of a run inside one (line-buffered: a file always ends with a whole line). */
+/* output_dir.c - mkdir -p for output directories, and opening a file of a
+ * run inside one. */
 #define _POSIX_C_SOURCE 200809L
 #include "output_dir.h"
 
@@ -58,8 +58,6 @@ FILE *mbdae_output_open(const mbdae_output_ctx *c, const char *name, char *err,
   FILE *f = fopen(path, "w");
   if (!f) {
     if (err && errlen) snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-  } else {
-    setvbuf(f, NULL, _IOLBF, 1 << 16);
   }
   free(path);
   return f;

@@ -47,8 +47,7 @@ extern const mbdae_writer_ops mbdae_writer_events_csv;
 extern const mbdae_writer_ops mbdae_writer_plots;
 extern const mbdae_writer_ops mbdae_writer_summary_json;
 
-/* Open DIR/NAME for writing, line-buffered so a file always ends with a
- * complete line. NULL with err filled on failure. */
+/* Open DIR/NAME for writing (plots.gp). NULL with err filled on failure. */
 FILE *mbdae_output_open(const mbdae_output_ctx *c, const char *name, char *err,
                         size_t errlen);
 

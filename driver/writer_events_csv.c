@@ -1,12 +1,12 @@
 /* writer_events_csv.c - events.csv: one row per event with its time, label,
  * modes, fired roots ("0+;2-": root index and crossing direction), handler
- * action, the invariants before and after, and the model's event data. */
-#include <stdio.h>
-#include <string.h>
+ * action, the invariants before and after, and the model's event data.
+ * Rows are written whole (line_file.h). */
+#include <stdlib.h>
 
+#include "line_file.h"
 #include "mbdae/problem.h"
 #include "mbdae/status.h"
-#include "text_format.h"
 #include "writer.h"
 #include "writer_events_columns.h"
 
@@ -20,56 +20,59 @@ static const char *action_name(int a) {
 }
 
 static int events_open(const mbdae_output_ctx *c, void **state, char *err, size_t errlen) {
-  FILE *f = mbdae_output_open(c, "events.csv", err, errlen);
-  if (!f) return MBDAE_ERR_IO;
+  mbdae_line_file *lf = malloc(sizeof *lf);
+  if (!lf) return MBDAE_ERR_MEMORY;
+  int rc = mbdae_line_file_open(lf, c->dir, "events.csv", err, errlen);
+  if (rc) {
+    free(lf);
+    return rc;
+  }
+  *state = lf;
   int n = mbdae_events_ncolumns(c);
   for (int i = 0; i < n; ++i) {
     char name[96], unit[24];
     mbdae_events_column(c, i, name, sizeof name, unit, sizeof unit);
-    if (i) fputc(',', f);
-    mbdae_csv_header(f, name, unit);
+    if (i) mbdae_line_file_puts(lf, ",");
+    mbdae_line_file_csv_header(lf, name, unit);
   }
-  fputc('\n', f);
-  *state = f;
-  return ferror(f) ? MBDAE_ERR_IO : MBDAE_OK;
+  return mbdae_line_file_end_line(lf);
 }
 
 static int events_event(void *state, const mbdae_output_ctx *c, const mbdae_event_record *ev) {
-  FILE *f = state;
-  fprintf(f, "%ld,", ev->index);
-  mbdae_csv_number(f, ev->t);
-  fputc(',', f);
-  mbdae_csv_field(f, ev->label ? ev->label : "root");
-  fputc(',', f);
-  mbdae_csv_field(f, ev->mode_before ? ev->mode_before : "-");
-  fputc(',', f);
-  mbdae_csv_field(f, ev->mode_after ? ev->mode_after : "-");
-  fputc(',', f);
+  mbdae_line_file *lf = state;
+  mbdae_line_file_printf(lf, "%ld,", ev->index);
+  mbdae_line_file_csv_number(lf, ev->t);
+  mbdae_line_file_puts(lf, ",");
+  mbdae_line_file_csv_field(lf, ev->label ? ev->label : "root");
+  mbdae_line_file_puts(lf, ",");
+  mbdae_line_file_csv_field(lf, ev->mode_before ? ev->mode_before : "-");
+  mbdae_line_file_puts(lf, ",");
+  mbdae_line_file_csv_field(lf, ev->mode_after ? ev->mode_after : "-");
+  mbdae_line_file_puts(lf, ",");
   int first = 1;
   for (int i = 0; ev->dirs && i < ev->nroots; ++i)
     if (ev->dirs[i]) {
-      fprintf(f, "%s%d%c", first ? "" : ";", i, ev->dirs[i] > 0 ? '+' : '-');
+      mbdae_line_file_printf(lf, "%s%d%c", first ? "" : ";", i, ev->dirs[i] > 0 ? '+' : '-');
       first = 0;
     }
-  fprintf(f, ",%s", action_name(ev->action));
+  mbdae_line_file_printf(lf, ",%s", action_name(ev->action));
   for (int i = 0; i < c->ninv; ++i) {
-    fputc(',', f);
-    if (ev->inv_before && i < ev->ninv) mbdae_csv_number(f, ev->inv_before[i]);
-    fputc(',', f);
-    if (ev->inv_after && i < ev->ninv) mbdae_csv_number(f, ev->inv_after[i]);
+    mbdae_line_file_puts(lf, ",");
+    if (ev->inv_before && i < ev->ninv) mbdae_line_file_csv_number(lf, ev->inv_before[i]);
+    mbdae_line_file_puts(lf, ",");
+    if (ev->inv_after && i < ev->ninv) mbdae_line_file_csv_number(lf, ev->inv_after[i]);
   }
   for (int i = 0; i < c->nevcols; ++i) {
-    fputc(',', f);
-    if (ev->data && i < ev->ndata) mbdae_csv_number(f, ev->data[i]);
+    mbdae_line_file_puts(lf, ",");
+    if (ev->data && i < ev->ndata) mbdae_line_file_csv_number(lf, ev->data[i]);
   }
-  fputc('\n', f);
-  return ferror(f) ? MBDAE_ERR_IO : MBDAE_OK;
+  return mbdae_line_file_end_line(lf);
 }
 
 static int events_finish(void *state, const mbdae_output_ctx *c, mbdae_run_result *res,
                          char *err, size_t errlen) {
   (void)res;
-  if (fflush(state) != 0 || ferror(state)) {
+  if (mbdae_line_file_flush(state)) {
     if (err && errlen) snprintf(err, errlen, "cannot write %s/events.csv", c->dir);
     return MBDAE_ERR_IO;
   }
@@ -77,7 +80,9 @@ static int events_finish(void *state, const mbdae_output_ctx *c, mbdae_run_resul
 }
 
 static void events_close(void *state) {
-  if (state) fclose(state);
+  if (!state) return;
+  mbdae_line_file_close(state);
+  free(state);
 }
 
 const mbdae_writer_ops mbdae_writer_events_csv = {

@@ -1,39 +1,41 @@
 /* writer_series_csv.c - series.csv: one row per written output sample
- * (every k-th sample, the final one, and each post-event state), with a
- * "name [unit]" header. */
-#include <stdio.h>
+ * (every k-th sample, the final one, and each pre- and post-event state),
+ * with a "name [unit]" header. Rows are written whole (line_file.h). */
 #include <stdlib.h>
 
+#include "line_file.h"
 #include "mbdae/status.h"
-#include "text_format.h"
 #include "writer.h"
 
 static int series_open(const mbdae_output_ctx *c, void **state, char *err, size_t errlen) {
-  FILE *f = mbdae_output_open(c, "series.csv", err, errlen);
-  if (!f) return MBDAE_ERR_IO;
-  for (int i = 0; i < c->ncols; ++i) {
-    if (i) fputc(',', f);
-    mbdae_csv_header(f, c->cols[i].name, c->cols[i].unit);
+  mbdae_line_file *lf = malloc(sizeof *lf);
+  if (!lf) return MBDAE_ERR_MEMORY;
+  int rc = mbdae_line_file_open(lf, c->dir, "series.csv", err, errlen);
+  if (rc) {
+    free(lf);
+    return rc;
   }
-  fputc('\n', f);
-  *state = f;
-  return ferror(f) ? MBDAE_ERR_IO : MBDAE_OK;
+  *state = lf;
+  for (int i = 0; i < c->ncols; ++i) {
+    if (i) mbdae_line_file_puts(lf, ",");
+    mbdae_line_file_csv_header(lf, c->cols[i].name, c->cols[i].unit);
+  }
+  return mbdae_line_file_end_line(lf);
 }
 
 static int series_sample(void *state, const mbdae_output_ctx *c, const double *row) {
-  FILE *f = state;
+  mbdae_line_file *lf = state;
   for (int i = 0; i < c->ncols; ++i) {
-    if (i) fputc(',', f);
-    mbdae_csv_number(f, row[i]);
+    if (i) mbdae_line_file_puts(lf, ",");
+    mbdae_line_file_csv_number(lf, row[i]);
   }
-  fputc('\n', f);
-  return ferror(f) ? MBDAE_ERR_IO : MBDAE_OK;
+  return mbdae_line_file_end_line(lf);
 }
 
 static int series_finish(void *state, const mbdae_output_ctx *c, mbdae_run_result *res,
                          char *err, size_t errlen) {
   (void)res;
-  if (fflush(state) != 0 || ferror(state)) {
+  if (mbdae_line_file_flush(state)) {
     if (err && errlen) snprintf(err, errlen, "cannot write %s/series.csv", c->dir);
     return MBDAE_ERR_IO;
   }
@@ -41,7 +43,9 @@ static int series_finish(void *state, const mbdae_output_ctx *c, mbdae_run_resul
 }
 
 static void series_close(void *state) {
-  if (state) fclose(state);
+  if (!state) return;
+  mbdae_line_file_close(state);
+  free(state);
 }
 
 const mbdae_writer_ops mbdae_writer_series_csv = {

@@ -8,7 +8,7 @@
 
 #include "mbdae/status.h"
 #include "solver_schema.h"
-#include "text_format.h"
+#include "json_format.h"
 #include "writer.h"
 
 static void kv_str(FILE *f, const char *k, const char *v, int comma) {

@@ -168,6 +168,31 @@ static void test_elastic_frictionless(void) {
   MBDAE_ASSERT_ABS(v2[2], 5.0, 1e-14);
 }
 
+/* A plastic collision at A without spin, v- = (-1, -1): any spin after it
+ * would need friction impulses of one sign on both contacts, which turns
+ * phid against that slip, so both contacts stick, Xd+ = 0 and phid+ = 0.
+ * The split of the impulses is statically indeterminate (4 unknowns, 3
+ * momentum equations): check momentum balance N_W + T_K = m, N_K - T_W = m,
+ * T_W + T_K = 0 and the friction cones. */
+static void test_collision_at_a(void) {
+  wheel_params p = paper();
+  double q[2] = {p.r, p.r + p.h}, v[3] = {-1.0, -1.0, 0.0};
+  int touching[3] = {1, 1, 0};
+  wheel_collision c;
+  CU_ASSERT_EQUAL(wheel_collide(&p, q, v, touching, NULL, &c), 0);
+  for (int i = 0; i < 3; ++i) MBDAE_ASSERT_ABS(v[i], 0.0, 1e-13);
+  const double *z = c.plastic.z;
+  double NW = z[WHEEL_WALL], NK = z[WHEEL_CURB];
+  double TW = z[WHEEL_NC + WHEEL_WALL], TK = z[WHEEL_NC + WHEEL_CURB];
+  MBDAE_ASSERT_ABS(NW + TK, p.m, 1e-12);
+  MBDAE_ASSERT_ABS(NK - TW, p.m, 1e-12);
+  MBDAE_ASSERT_ABS(TW + TK, 0.0, 1e-12);
+  CU_ASSERT(fabs(TW) <= p.mu * NW + 1e-12 && fabs(TK) <= p.mu * NK + 1e-12);
+  /* several labellings describe this motion (slip at v_t+ = 0 is a tie
+   * with stick): the enumeration finds more than one consistent case */
+  CU_ASSERT(c.plastic.nsol >= 1);
+}
+
 /* A wheel at B with zero translational velocity and spin phid (eqs. 82-94).
  * With the unit normal n_K = (sin th, cos th), sin th = a/r, cos th =
  * (r - h)/r and unit tangent t_K = (cos th, -sin th), both contacts slip
@@ -365,6 +390,8 @@ int main(void) {
     {"corner B: spinning in place vs climbing (94b, 94c), eq. 93",
      test_corner_b_spin_or_climb},
     {"point A: spinning against the wall, both signs of phid", test_point_a},
+    {"point A: plastic collision, both contacts stick (indeterminate split)",
+     test_collision_at_a},
     {"corner segment III: normal force and accelerations", test_corner_single},
     {"exact Jacobian vs finite differences", test_jacobian},
     {NULL, NULL},

@@ -29,6 +29,7 @@ struct capture_model {
   int *active;           /* nc: persistent (event) / active (Baumgarte) */
   int *face;             /* np: current face of each point */
   int *work_flag;        /* nc */
+  unsigned char *cand;   /* nc: impact candidates */
   capture_row *rows;     /* nc */
   int *list;             /* nc */
   double *K;             /* nc x nc */

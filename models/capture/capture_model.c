@@ -3,9 +3,6 @@
  * acceleration-level equations (eq. 2.102), with Baumgarte's term (eq. 3.2),
  * in event-driven (impacts, persistent contact, release) or compliant mode. */
 #include <math.h>
-#ifdef CAPTURE_DEBUG
-#include <stdio.h>
-#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -374,8 +371,11 @@ static int resolve_impacts(capture_model *m, double *y, int *isimpact,
   velocities(m, y, um);
   double E0 = kinetic(m, um);
   int plastic = 0, nimp = 0;
+  /* candidates: the impacting constraints and every held one */
+  unsigned char *cand = m->cand;
+  for (int k = 0; k < m->nc; ++k) cand[k] = (unsigned char)(isimpact[k] || m->active[k]);
   double impulse_sum = 0.0;
-  for (int iter = 0; iter < m->nc + 2; ++iter) {
+  for (int iter = 0; iter < 4 * m->nc + 4; ++iter) {
     int n = 0;
     for (int k = 0; k < m->nc; ++k)
       if (m->active[k] || isimpact[k]) m->list[n++] = k;
@@ -410,11 +410,16 @@ static int resolve_impacts(capture_model *m, double *y, int *isimpact,
     }
     memcpy(up, um, (size_t)nu * sizeof *up);
     add_reactions(m, m->list, n, m->bvec, up);
-#ifdef CAPTURE_DEBUG
-    for (int l = 0; l < n; ++l) { int k = m->list[l]; fprintf(stderr, "k=%d imp=%d act=%d c=%.3e cdot-=%.3e cdot+=%.3e Pi=%.3e\n", k, isimpact[k], m->active[k], m->rows[k].c, row_dot(&m->rows[k], um), row_dot(&m->rows[k], up), m->bvec[l]); }
-    fprintf(stderr, "E %.9g -> %.9g\n", E0, kinetic(m, up));
-#endif
     if (!plastic && kinetic(m, up) > E0) { plastic = 1; continue; }
+    /* a dropped candidate that would still close its gap goes back in */
+    int readd = 0;
+    for (int k = 0; k < m->nc && iter < m->nc; ++k)
+      if (cand[k] && !isimpact[k] && !m->active[k] &&
+          row_dot(&m->rows[k], up) > 1e-9 * m->rows[k].vscale) {
+        isimpact[k] = 1;
+        readd = 1;
+      }
+    if (readd) continue;
     /* new modes: on the constraint -> persistent, separating -> free */
     for (int l = 0; l < n; ++l) {
       int k = m->list[l];
@@ -453,7 +458,7 @@ int capture_event(double t, double *y, double *yp, const int *dirs,
       int rc = capture_accelerations(m, t, y, m->acc);
       if (rc) return rc;
       for (int k = 0; k < m->nc; ++k)
-        if (m->active[k] && dirs[k] > 0 && m->lambda[k] * m->rows[k].vscale >= 0.5 * m->p.release_force) {
+        if (m->active[k] && dirs[k] > 0) { /* the force passed -release_force */
           m->active[k] = 0;
           ++m->releases;
           any = 1;

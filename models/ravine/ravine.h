@@ -37,7 +37,7 @@ typedef struct ravine_terrain {
   int *convex;                /* per vertex: 1 convex (ground bends down), 0 concave/end */
   double y_top;               /* height of the starting ground (vertex 0) */
   double x_goal;              /* crossing: centre passes the last vertex */
-  double x_climb;             /* climb region: right of the rightmost lowest vertex */
+  double x_climb;             /* the rightmost lowest vertex: the climb region is x > x_climb - b */
 } ravine_terrain;
 
 /* Build the terrain from the parameters; on error fill err (key + why). */

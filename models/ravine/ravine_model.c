@@ -100,7 +100,7 @@ static int roots(double t, const double *y, const double *yp, double *g, void *u
     }
   }
   r[R_GOAL] = y[0] - T->x_goal;
-  if (y[0] > T->x_climb) {
+  if (y[0] > T->x_climb - M->s.b) {
     if (M->p.stop_on_rebound) r[R_REBOUND] = y[3];
     r[R_APEX] = y[4];
   }
@@ -123,7 +123,7 @@ static int invariants(double t, const double *y, const double *yp, double *out, 
 }
 
 static void track_height(ravine_model *M, const double *y) {
-  if (y[0] < M->T.x_climb) return;
+  if (y[0] < M->T.x_climb - M->s.b) return;
   double h = y[1] - M->s.b - M->T.y_top;
   if (!M->h_seen || h > M->h_max) M->h_max = h;
   M->h_seen = 1;
@@ -211,6 +211,21 @@ static int apply_one_impact(ravine_model *M, double *y, mbdae_event_info *info) 
     }
   }
   if (best < 0) return 0;
+  /* the root was located at a small penetration (tolerance, grazing bias):
+   * put the sphere back on the surface, so that the engine's mask of this
+   * root starts from zero, and pay the potential energy this costs from the
+   * kinetic energy, so the event can never add energy */
+  if (bgap < 0.0) {
+    double Eb0 = energy(M, y);
+    y[0] -= bgap * bn[0];
+    y[1] -= bgap * bn[1];
+    double dE = energy(M, y) - Eb0;
+    double K = Eb0 - M->s.m * M->g * (y[1] + bgap * bn[1]);
+    if (dE > 0.0 && K > dE) {
+      double f = sqrt(1.0 - dE / K);
+      for (int i = 3; i < 9; ++i) y[i] *= f;
+    }
+  }
   /* contact frame: c1 = t = n x z, c2 = n, c3 = z (right-handed) */
   double n[3] = {bn[0], bn[1], 0.0}, t[3] = {bn[1], -bn[0], 0.0};
   double u1[6], u2[6], S[3];
@@ -309,7 +324,7 @@ static int handler(double t, double *y, double *yp, const int *dirs,
     /* handled below */
   } else if (r[R_APEX] != 0 || r[R_SLIP] != 0 || r[R_GOAL] != 0) {
     info->label = r[R_APEX] ? "apex" : "root";
-    if (!(M->p.stop_on_rebound && y[0] > T->x_climb && y[3] < 0.0))
+    if (!(M->p.stop_on_rebound && y[0] > T->x_climb - M->s.b && y[3] < 0.0))
       return MBDAE_EVENT_NOCHANGE;
   } else {
     info->label = "root";
@@ -329,7 +344,7 @@ static int handler(double t, double *y, double *yp, const int *dirs,
   for (int k = 0; k < T->nseg; ++k) M->bias[k] = 0.0;
   if (M->c.mode == RAVINE_FLIGHT) bias_grazing(M, y);
   track_height(M, y);
-  if (M->p.stop_on_rebound && y[0] > T->x_climb && y[3] < 0.0) {
+  if (M->p.stop_on_rebound && y[0] > T->x_climb - M->s.b && y[3] < 0.0) {
     M->rebound = 1;
     if (info->ndata == 0) info->label = "rebound";
     return MBDAE_EVENT_STOP;

@@ -868,10 +868,17 @@ int sn_net_roots(sn_net *net, double t, const double *R, const double *V,
   }
   for (int s = 0; s < net->ns; ++s) {
     double L2 = net->s[s].L * net->s[s].L;
-    if (net->hold == SN_HOLD_BAUMGARTE) /* continuous across the switch */
-      g[s] = sn_phi(net, s, R) / L2 + net->release_band;
-    else if (!net->taut[s]) g[s] = sn_phi(net, s, R) / L2;
-    else g[s] = -lam[s] / reduced_mass(net, s);
+    /* Every root is negative in the current mode and rises through 0 when
+     * the mode must change, so after a switch the state moves away from the
+     * side the root fired into (the engine's dead band then holds). */
+    if (net->hold == SN_HOLD_BAUMGARTE) {
+      double h = sn_phi(net, s, R) / L2 + net->release_band;
+      g[s] = net->taut[s] ? -h : h;
+    } else if (!net->taut[s]) {
+      g[s] = sn_phi(net, s, R) / L2;
+    } else {
+      g[s] = lam[s] / reduced_mass(net, s); /* < 0 while pulling */
+    }
   }
   return 0;
 }
@@ -887,12 +894,12 @@ int sn_net_handle_events(sn_net *net, double t, double *y, double *yp,
   int changed = 0;
   if (net->hold == SN_HOLD_BAUMGARTE) {
     for (int s = 0; s < ns; ++s) {
-      if (!dirs[s]) continue;
-      if (!net->taut[s] && dirs[s] > 0) {
+      if (dirs[s] <= 0) continue;
+      if (!net->taut[s]) {
         net->taut[s] = 1; /* capps sec. 3.3: active while phi >= 0 */
         net->last_activations++;
         changed = 1;
-      } else if (net->taut[s] && dirs[s] < 0) {
+      } else {
         /* Grazing rule (the compliant analogue of the Zeno rule): the free
          * flight after a release dips to phi/L^2 = -(w_n/|W|)^2; when that is
          * within 10 release bands the re-contact cannot be resolved by root
@@ -910,8 +917,8 @@ int sn_net_handle_events(sn_net *net, double t, double *y, double *yp,
     hit = calloc(ns > 0 ? (size_t)ns : 1, 1);
     if (!hit) return MBDAE_ERR_MEMORY;
     for (int s = 0; s < ns; ++s) {
-      if (!dirs[s]) continue;
-      if (!net->taut[s] && dirs[s] > 0) {
+      if (dirs[s] <= 0) continue;
+      if (!net->taut[s]) {
         double S[3], W[3];
         str_SW(net, s, R, V, S, W);
         double c = dot3(S, W);
@@ -922,7 +929,7 @@ int sn_net_handle_events(sn_net *net, double t, double *y, double *yp,
         hit[s] = (net->s[s].e == 0.0 || sep < net->zeno_ratio * sqrt(dot3(W, W))) ? 2 : 1;
         net->last_impacts++;
         if (hit[s] == 2) net->last_plastic++;
-      } else if (net->taut[s] && dirs[s] < 0) {
+      } else {
         net->taut[s] = 0; /* tension fell to zero */
         net->last_releases++;
         changed = 1;

@@ -38,10 +38,9 @@
  *     an impact whose post-impact separation speed |S.W|/L is below
  *     zeno_ratio * |W| is made plastic and the string becomes taut.
  *   SN_HOLD_BAUMGARTE: as the seed (sec. 3.3): the string is active while
- *     phi >= 0 with the string's own (xi, w); no impulse. The switching
- *     root is phi/L^2 + release_band in both states (continuous, so no
- *     spurious re-crossing at a switch; a string held at phi = 0 sits
- *     release_band above its root, so round-off cannot make it chatter;
+ *     phi >= 0 with the string's own (xi, w); no impulse. The switch is at
+ *     phi = -release_band L^2 in both directions (a string held at phi = 0
+ *     sits release_band away from it, so round-off cannot make it chatter;
  *     activation is early by release_band L^2 in phi). It is released when
  *     phi < -release_band * L^2, unless it would only
  *     graze: the free flight after release dips to phi/L^2 = -(w_n/|W|)^2
@@ -254,8 +253,10 @@ int sn_net_jacobian(sn_net *net, double t, double cj, const double *y,
  * (phi' <= 1e-12 L) and its multiplier pulls (an active-set loop of
  * multiplier solves releases pushing strings). */
 int sn_net_init_modes(sn_net *net, double t, const double *R, const double *V);
-/* g[0..ns-1]: EVENT slack: phi/L^2; EVENT taut: -lambda/mu (mu the pair's
- * reduced mass); BAUMGARTE (both states): phi/L^2 + release_band. lambda: the DAE's
+/* g[0..ns-1], each negative in the current mode and rising through 0 when
+ * the mode must change (only dirs > 0 act): EVENT slack: phi/L^2; EVENT
+ * taut: lambda/mu (mu the pair's reduced mass; lambda < 0 pulls);
+ * BAUMGARTE slack: h = phi/L^2 + release_band, taut: -h. lambda: the DAE's
  * y (pass lam = y + off_lam) or NULL to solve for it (ODE form). */
 int sn_net_roots(sn_net *net, double t, const double *R, const double *V,
                  const double *lam, double *g);

@@ -1,0 +1,154 @@
+/* line_file.c - rows built in memory, written whole (see line_file.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "line_file.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mbdae/status.h"
+
+enum { STDIO_BUFFER = 1 << 16 };
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int mbdae_line_file_open(mbdae_line_file *lf, const char *dir, const char *name,
+                         char *err, size_t errlen) {
+  memset(lf, 0, sizeof *lf);
+  size_t n = strlen(dir) + strlen(name) + 2;
+  char *path = malloc(n);
+  if (!path) {
+    if (err && errlen) snprintf(err, errlen, "out of memory");
+    return MBDAE_ERR_MEMORY;
+  }
+  snprintf(path, n, "%s/%s", dir, name);
+  lf->f = fopen(path, "w");
+  if (!lf->f) {
+    if (err && errlen) snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    free(path);
+    return MBDAE_ERR_IO;
+  }
+  free(path);
+  lf->iobuf = malloc(STDIO_BUFFER);
+  if (!lf->iobuf || setvbuf(lf->f, lf->iobuf, _IOFBF, STDIO_BUFFER) != 0) {
+    fclose(lf->f);
+    free(lf->iobuf);
+    memset(lf, 0, sizeof *lf);
+    if (err && errlen) snprintf(err, errlen, "out of memory");
+    return MBDAE_ERR_MEMORY;
+  }
+  lf->last_flush = now();
+  return MBDAE_OK;
+}
+
+static int reserve(mbdae_line_file *lf, size_t extra) {
+  if (lf->n + extra + 1 <= lf->cap) return 0;
+  size_t cap = lf->cap ? lf->cap : 256;
+  while (cap < lf->n + extra + 1) cap *= 2;
+  char *p = realloc(lf->line, cap);
+  if (!p) {
+    lf->failed = 1;
+    return -1;
+  }
+  lf->line = p;
+  lf->cap = cap;
+  return 0;
+}
+
+void mbdae_line_file_puts(mbdae_line_file *lf, const char *s) {
+  size_t k = strlen(s);
+  if (reserve(lf, k)) return;
+  memcpy(lf->line + lf->n, s, k + 1);
+  lf->n += k;
+}
+
+void mbdae_line_file_printf(mbdae_line_file *lf, const char *fmt, ...) {
+  char small[128];
+  va_list ap;
+  va_start(ap, fmt);
+  int k = vsnprintf(small, sizeof small, fmt, ap);
+  va_end(ap);
+  if (k < 0) {
+    lf->failed = 1;
+    return;
+  }
+  if ((size_t)k < sizeof small) {
+    mbdae_line_file_puts(lf, small);
+    return;
+  }
+  if (reserve(lf, (size_t)k)) return;
+  va_start(ap, fmt);
+  vsnprintf(lf->line + lf->n, (size_t)k + 1, fmt, ap);
+  va_end(ap);
+  lf->n += (size_t)k;
+}
+
+void mbdae_line_file_csv_field(mbdae_line_file *lf, const char *s) {
+  if (!s) s = "";
+  if (!strpbrk(s, ",\"\n\r")) {
+    mbdae_line_file_puts(lf, s);
+    return;
+  }
+  if (reserve(lf, 2 * strlen(s) + 2)) return;
+  lf->line[lf->n++] = '"';
+  for (; *s; ++s) {
+    if (*s == '"') lf->line[lf->n++] = '"';
+    lf->line[lf->n++] = (*s == '\n' || *s == '\r') ? ' ' : *s;
+  }
+  lf->line[lf->n++] = '"';
+  lf->line[lf->n] = '\0';
+}
+
+void mbdae_line_file_csv_number(mbdae_line_file *lf, double v) {
+  mbdae_line_file_printf(lf, "%.15g", v);
+}
+
+void mbdae_line_file_csv_header(mbdae_line_file *lf, const char *name, const char *unit) {
+  char buf[160];
+  if (unit && *unit) snprintf(buf, sizeof buf, "%s [%s]", name, unit);
+  else snprintf(buf, sizeof buf, "%s", name);
+  mbdae_line_file_csv_field(lf, buf);
+}
+
+int mbdae_line_file_flush(mbdae_line_file *lf) {
+  if (!lf->f) return MBDAE_ERR_IO;
+  if (fflush(lf->f) != 0) lf->failed = 1;
+  lf->pending = 0;
+  lf->last_flush = now();
+  return lf->failed ? MBDAE_ERR_IO : MBDAE_OK;
+}
+
+int mbdae_line_file_end_line(mbdae_line_file *lf) {
+  if (!lf->f) return MBDAE_ERR_IO;
+  mbdae_line_file_puts(lf, "\n");
+  if (lf->failed) {
+    lf->n = 0;
+    return MBDAE_ERR_IO;
+  }
+  /* stdio must never hold part of a row when it writes its buffer out */
+  if (lf->pending + lf->n > STDIO_BUFFER) mbdae_line_file_flush(lf);
+  if (fwrite(lf->line, 1, lf->n, lf->f) != lf->n) lf->failed = 1;
+  lf->pending += lf->n;
+  lf->n = 0;
+  if (lf->pending >= STDIO_BUFFER || now() - lf->last_flush > 1.0) mbdae_line_file_flush(lf);
+  return lf->failed ? MBDAE_ERR_IO : MBDAE_OK;
+}
+
+int mbdae_line_file_close(mbdae_line_file *lf) {
+  int rc = MBDAE_OK;
+  if (lf->f) {
+    if (fflush(lf->f) != 0 || ferror(lf->f)) rc = MBDAE_ERR_IO;
+    if (fclose(lf->f) != 0) rc = MBDAE_ERR_IO;
+  }
+  if (lf->failed) rc = MBDAE_ERR_IO;
+  free(lf->iobuf); /* after fclose: stdio used it until then */
+  free(lf->line);
+  memset(lf, 0, sizeof *lf);
+  return rc;
+}
