@@ -35,7 +35,8 @@ static int events_open(const mbdae_output_ctx *c, void **state, char *err, size_
     if (i) mbdae_line_file_puts(lf, ",");
     mbdae_line_file_csv_header(lf, name, unit);
   }
-  return mbdae_line_file_end_line(lf);
+  rc = mbdae_line_file_end_line(lf);
+  return rc ? rc : mbdae_line_file_flush(lf);
 }
 
 static int events_event(void *state, const mbdae_output_ctx *c, const mbdae_event_record *ev) {
@@ -66,7 +67,9 @@ static int events_event(void *state, const mbdae_output_ctx *c, const mbdae_even
     mbdae_line_file_puts(lf, ",");
     if (ev->data && i < ev->ndata) mbdae_line_file_csv_number(lf, ev->data[i]);
   }
-  return mbdae_line_file_end_line(lf);
+  /* events are few and each matters: on disk at once */
+  int rc = mbdae_line_file_end_line(lf);
+  return rc ? rc : mbdae_line_file_flush(lf);
 }
 
 static int events_finish(void *state, const mbdae_output_ctx *c, mbdae_run_result *res,

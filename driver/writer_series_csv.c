@@ -20,7 +20,8 @@ static int series_open(const mbdae_output_ctx *c, void **state, char *err, size_
     if (i) mbdae_line_file_puts(lf, ",");
     mbdae_line_file_csv_header(lf, c->cols[i].name, c->cols[i].unit);
   }
-  return mbdae_line_file_end_line(lf);
+  rc = mbdae_line_file_end_line(lf);
+  return rc ? rc : mbdae_line_file_flush(lf);
 }
 
 static int series_sample(void *state, const mbdae_output_ctx *c, const double *row) {

@@ -210,6 +210,46 @@ static void test_period_one_lock(void) {
   }
 }
 
+/* Every integrator runs the conservative wedge: energy after 300 collisions
+ * (flight error only: the impacts conserve it exactly). */
+typedef struct energy_acc {
+  double e0, worst;
+} energy_acc;
+static int energy_cb(const mbdae_event_record *ev, const double *y, void *ud) {
+  energy_acc *a = ud;
+  (void)ev;
+  double e = 0.5 * (y[2] * y[2] + y[3] * y[3]) + 9.81 * y[1];
+  if (fabs(e - a->e0) / a->e0 > a->worst) a->worst = fabs(e - a->e0) / a->e0;
+  return 0;
+}
+static void test_methods(void) {
+  const mbdae_method methods[] = {MBDAE_METHOD_IDA, MBDAE_METHOD_CVODE_BDF,
+                                  MBDAE_METHOD_CVODE_ADAMS, MBDAE_METHOD_RK4};
+  for (int i = 0; i < 4; ++i) {
+    billiard_params p;
+    billiard_params_default(&p);
+    p.shape = BILLIARD_WEDGE;
+    p.amplitude = 0.0;
+    p.drag = 0;
+    p.friction = 0;
+    p.restitution = 1.0;
+    p.low_speed_rule = BILLIARD_RULE_NONE;
+    p.collisions = 300;
+    p.x0 = 0.005;
+    p.y0 = 0.03;
+    billiard_run_cfg c;
+    billiard_run_cfg_default(&c);
+    c.method = methods[i];
+    c.rk4_step = 1e-3;
+    energy_acc a = {9.81 * p.y0, 0.0};
+    c.on_collision = energy_cb;
+    c.user_data = &a;
+    CU_ASSERT_EQUAL(billiard_run(&p, &c, NULL, NULL, NULL), MBDAE_STOPPED);
+    if (!(a.worst < 1e-6)) printf("\n  %s: energy error %.3g\n", mbdae_method_name(methods[i]), a.worst);
+    CU_ASSERT(a.worst < 1e-6);
+  }
+}
+
 int main(void) {
   const mbdae_test tests[] = {{"jacobian ODE form", test_jacobian_ode},
                               {"jacobian DAE form", test_jacobian_dae},
@@ -217,6 +257,7 @@ int main(void) {
                               {"handler contact logic", test_handler_contacts},
                               {"kind tables and plots", test_kind_tables},
                               {"driven parabola locks to period one", test_period_one_lock},
+                              {"IDA, CVODE BDF/Adams, RK4 run the wedge", test_methods},
                               {NULL, NULL}};
   return mbdae_test_main("billiard_model", tests);
 }

@@ -37,7 +37,8 @@ static void expect_refused(const char *file, const char *override, const char *k
 
 static void test_bad_input(void) {
   expect_refused(files[1], "parameters.radius=0.03", "parameters.radius");
-  expect_refused(files[0], "parameters.y0=0.01", "parameters.y0");
+  /* (a start outside the boundary depends on t0's drive phase: it is
+   * refused when the model is created, see test_billiard_model.c) */
   expect_refused(files[4], "parameters.restitution=1.5", "parameters.restitution");
   expect_refused(files[4], "parameters.mass=0", "parameters.mass");
   expect_refused(files[4], "parameters.mu_kinetic=0.9", "parameters.mu_kinetic");

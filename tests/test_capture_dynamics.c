@@ -166,12 +166,6 @@ static int watch(double t, const double *y, const double *yp,
     w->worst_L = fmax(w->worst_L, fabs(L[i] - w->L0[i]) / w->Lnorm);
   }
   double pen = capture_max_penetration(w->m, y);
-  if (getenv("CAPDBG") && (ev || pen > 1e-6)) printf("DBG t=%.9f %s pen=%.3e contacts=%d strings=%d\n", t, ev ? ev->label : "out", pen, capture_active_contacts(w->m), capture_active_strings(w->m));
-  if (getenv("CAPDBG") && t > 1.0081 && t < 1.0195) {
-    double psi[64], phi[64];
-    capture_constraint_values(w->m, y, phi, psi);
-    for (int j = 0; j < capture_npoints(w->m); ++j) if (psi[j] > -1e-3) printf("   j=%d psi=%.3e\n", j, psi[j]);
-  }
   w->worst_pen = fmax(w->worst_pen, pen);
   w->worst_rise = fmax(w->worst_rise, (E - w->E0) / w->E0);
   int nc = capture_active_contacts(w->m);

@@ -219,6 +219,35 @@ static void test_failed_run_exit_1(void) {
   free(series);
 }
 
+/* SIGKILL in the middle of a long run: every file ends with a whole line. */
+static void test_killed_run_leaves_whole_lines(void) {
+  const char *dir = mbdae_test_tmpdir("cli-kill");
+  char cwd[1024], args[8192];
+  snprintf(cwd, sizeof cwd, "%.1000s", dir);
+  const char *bin = getenv("MBDAE_BINARY");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(bin);
+  snprintf(args, sizeof args,
+           "cd '%s' && timeout -s KILL 3 '%s' run '%s' --quiet --out res > /dev/null 2>&1", cwd,
+           bin, data("ball_long.yaml"));
+  int st = system(args);
+  CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 137); /* killed, not finished */
+  char out[4096];
+  snprintf(out, sizeof out, "%s/res", cwd);
+  static const char *const files[] = {"series.csv", "events.csv"};
+  for (int i = 0; i < 2; ++i) {
+    char *text = slurp(out, files[i]);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    size_t n = strlen(text);
+    CU_ASSERT(n > 0 && text[n - 1] == '\n'); /* at least the header */
+    if (i == 0 && n > 0) {
+      int ncols = 1;
+      for (const char *p = text; *p != '\n' && *p; ++p) ncols += *p == ',';
+      CU_ASSERT(csv_check(text, ncols) >= 0);
+    }
+    free(text);
+  }
+}
+
 static void test_list(void) {
   const char *dir = mbdae_test_tmpdir("cli-list");
   CU_ASSERT_EQUAL(mbdae(dir, "", "list"), 0);
@@ -262,6 +291,7 @@ int main(void) {
     {"good run, overrides, --out, --quiet", test_good_run},
     {"no gnuplot: a note, not a failure", test_no_gnuplot_is_a_note},
     {"failed run: exit 1, valid files", test_failed_run_exit_1},
+    {"killed run leaves whole lines", test_killed_run_leaves_whole_lines},
     {"list", test_list},
     {"validate", test_validate},
     {NULL, NULL}};

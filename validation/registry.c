@@ -4,6 +4,7 @@
 #include "mbdae/validation.h"
 
 /* VALIDATION-TABLE-DECLARATIONS (keep this marker) */
+extern const mbdae_validation_case mbdae_validation_capture[];
 extern const mbdae_validation_case mbdae_validation_wheel[];
 extern const mbdae_validation_case mbdae_validation_strings[];
 extern const mbdae_validation_case mbdae_validation_ravine[];
@@ -14,6 +15,7 @@ extern const mbdae_validation_case mbdae_validation_pendulum[];
 
 const mbdae_validation_case *const mbdae_validation_tables[] = {
   /* VALIDATION-TABLE-ENTRIES (keep this marker) */
+  mbdae_validation_capture,
   mbdae_validation_wheel,
   mbdae_validation_strings,
   mbdae_validation_ravine,

@@ -169,7 +169,7 @@ void capture_free(capture_model **pm) {
   free(m->p.vertices);
   sn_net_free(&m->net);
   free(m->minv); free(m->grid); free(m->R0); free(m->V0);
-  free(m->active); free(m->face); free(m->work_flag); free(m->cand); free(m->rows); free(m->list);
+  free(m->active); free(m->face); free(m->work_flag); free(m->cand); free(m->rows); free(m->list); free(m->first);
   free(m->K); free(m->bvec); free(m->lambda);
   free(m->Zscatter); free(m->Fwork); free(m->acc); free(m->u_minus); free(m->u_plus);
   free(m->ctrl_alpha); free(m->ctrl_beta); free(m->ctrl_Rf); free(m->ctrl_Vf);
@@ -214,6 +214,7 @@ int capture_create(const capture_params *p, capture_model **out, mbdae_param_err
   m->cand = calloc(nc, 1);
   m->rows = calloc(nc, sizeof *m->rows);
   m->list = malloc(nc * sizeof *m->list);
+  m->first = calloc(nc, sizeof *m->first);
   m->K = malloc(nc * nc * sizeof *m->K);
   m->bvec = malloc(2 * nc * sizeof *m->bvec);
   m->lambda = calloc(nc, sizeof *m->lambda);
@@ -230,7 +231,7 @@ int capture_create(const capture_params *p, capture_model **out, mbdae_param_err
   m->ctrl_last = calloc(3 * np, sizeof(double));
   m->vert_work = calloc((size_t)m->body->nv * 3, sizeof(double));
   if (!m->minv || !m->R0 || !m->V0 || !m->grid || !m->active || !m->face ||
-      !m->work_flag || !m->cand || !m->rows || !m->list || !m->K || !m->bvec || !m->lambda ||
+      !m->work_flag || !m->cand || !m->rows || !m->list || !m->first || !m->K || !m->bvec || !m->lambda ||
       !m->Zscatter || !m->Fwork || !m->acc || !m->u_minus || !m->u_plus ||
       !m->ctrl_alpha || !m->ctrl_beta || !m->ctrl_Rf || !m->ctrl_Vf || !m->vert_work ||
       !m->ctrl_work || !m->ctrl_last) {

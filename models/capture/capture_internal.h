@@ -32,6 +32,7 @@ struct capture_model {
   unsigned char *cand;   /* nc: impact candidates */
   capture_row *rows;     /* nc */
   int *list;             /* nc */
+  int *first;            /* nc: first non-zero column of each row of K */
   double *K;             /* nc x nc */
   double *bvec, *lambda; /* nc */
   double *Zscatter, *Fwork, *acc, *u_minus, *u_plus; /* nu */

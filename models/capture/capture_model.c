@@ -123,36 +123,45 @@ static void assemble_K(capture_model *m, const int *list, int n) {
   }
 }
 
-/* Factor K = L D L^T in place; a pivot below the tolerance (a redundant
- * constraint) gets a zero multiplier component. */
+/* Factor K = L D L^T in place, skipping the zero envelope of each row
+ * (constraints couple only through shared points or the body, so with the
+ * string core's ordering the strings' block is banded); a pivot below the
+ * tolerance (a redundant constraint) gets a zero multiplier component. */
 static void factor_K(capture_model *m, int n) {
   double *K = m->K, dmax = 0.0;
-  for (int i = 0; i < n; ++i) dmax = fmax(dmax, K[(size_t)i * n + i]);
+  int *fi = m->first;
+  for (int i = 0; i < n; ++i) {
+    dmax = fmax(dmax, K[(size_t)i * n + i]);
+    int f = 0;
+    while (f < i && K[(size_t)i * n + f] == 0.0) ++f;
+    fi[i] = f;
+  }
   double tol = 1e-13 * dmax;
   for (int j = 0; j < n; ++j) {
-    double d = K[(size_t)j * n + j];
-    for (int k = 0; k < j; ++k) {
-      double ljk = K[(size_t)j * n + k];
-      d -= ljk * ljk * K[(size_t)k * n + k];
-    }
+    double *Kj = &K[(size_t)j * n];
+    double d = Kj[j];
+    for (int k = fi[j]; k < j; ++k) d -= Kj[k] * Kj[k] * K[(size_t)k * n + k];
     int zero = !(d > tol);
-    K[(size_t)j * n + j] = zero ? 0.0 : d;
+    Kj[j] = zero ? 0.0 : d;
     for (int i = j + 1; i < n; ++i) {
-      double s = K[(size_t)i * n + j];
-      for (int k = 0; k < j; ++k)
-        s -= K[(size_t)i * n + k] * K[(size_t)j * n + k] * K[(size_t)k * n + k];
-      K[(size_t)i * n + j] = zero ? 0.0 : s / d;
+      if (fi[i] > j) continue; /* outside row i's envelope: stays 0 */
+      double *Ki = &K[(size_t)i * n];
+      double sum = Ki[j];
+      int k0 = fi[i] > fi[j] ? fi[i] : fi[j];
+      for (int k = k0; k < j; ++k) sum -= Ki[k] * Kj[k] * K[(size_t)k * n + k];
+      Ki[j] = zero ? 0.0 : sum / d;
     }
   }
 }
 
 static void solve_factored(const capture_model *m, int n, double *b) {
   const double *K = m->K;
+  const int *fi = m->first;
   for (int i = 0; i < n; ++i)
-    for (int k = 0; k < i; ++k) b[i] -= K[(size_t)i * n + k] * b[k];
+    for (int k = fi[i]; k < i; ++k) b[i] -= K[(size_t)i * n + k] * b[k];
   for (int i = 0; i < n; ++i) b[i] = K[(size_t)i * n + i] > 0.0 ? b[i] / K[(size_t)i * n + i] : 0.0;
   for (int i = n - 1; i >= 0; --i)
-    for (int k = i + 1; k < n; ++k) b[i] -= K[(size_t)k * n + i] * b[k];
+    for (int k = fi[i]; k < i; ++k) b[k] -= K[(size_t)i * n + k] * b[i];
 }
 
 static void solve_K(capture_model *m, int n, double *b) {
@@ -359,11 +368,14 @@ static double kinetic(const capture_model *m, const double *u) {
 }
 
 /* Impacts (event mode): the impacting set I gets Newton restitution, the
- * persistent set A stays on its constraint, from one impulse vector Pi with
+ * held set A stays on its constraint (bilateral during the impact; it is
+ * released afterwards by its force root), from one impulse vector Pi with
  * K Pi = target - G u- (frictionless, momentum-conserving: G^T Pi is
- * internal). Constraints whose impulse would pull (contact) or push (string)
- * are dropped and the solve repeated; if the per-constraint restitution
- * would raise the kinetic energy the impact is made plastic. */
+ * internal). An impacting constraint whose impulse would pull (contact) or
+ * push (string) is dropped, the worst first, and the solve repeated; a
+ * dropped one that would still close its gap is put back; if the
+ * per-constraint restitution would raise the kinetic energy the impact is
+ * made plastic. */
 static int resolve_impacts(capture_model *m, double *y, int *isimpact,
                            mbdae_event_info *info) {
   int nu = m->nu;
@@ -400,12 +412,10 @@ static int resolve_impacts(capture_model *m, double *y, int *isimpact,
     for (int l = 0; l < n; ++l) pscale = fmax(pscale, fabs(m->bvec[l]) * m->rows[m->list[l]].vscale);
     for (int l = 0; l < n; ++l) {
       double v = m->bvec[l] * m->rows[m->list[l]].vscale;
-      if (v > 1e-10 * pscale && v > worst) { worst = v; lw = l; }
+      if (isimpact[m->list[l]] && v > 1e-10 * pscale && v > worst) { worst = v; lw = l; }
     }
     if (lw >= 0) {
-      int k = m->list[lw];
-      if (isimpact[k]) isimpact[k] = 0;
-      else { m->active[k] = 0; ++m->releases; }
+      isimpact[m->list[lw]] = 0;
       continue;
     }
     memcpy(up, um, (size_t)nu * sizeof *up);

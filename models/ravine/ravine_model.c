@@ -102,7 +102,8 @@ static int roots(double t, const double *y, const double *yp, double *g, void *u
   r[R_GOAL] = y[0] - T->x_goal;
   if (y[0] > T->x_climb - M->s.b) {
     if (M->p.stop_on_rebound) r[R_REBOUND] = y[3];
-    r[R_APEX] = y[4];
+    /* apex of a flight arc (on the ground the height peaks where v_x = 0) */
+    if (M->c.mode == RAVINE_FLIGHT) r[R_APEX] = y[4];
   }
   return 0;
 }
