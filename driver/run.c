@@ -30,7 +30,7 @@ typedef struct run_ctx {
   mbdae_run_result *res;
   mbdae_output_ctx out;
   void *state[NWRITERS];
-  int opened, io_failed, prepend_t;
+  int observed, opened, io_failed, prepend_t;
   long every;
   double *row, *inv, *inv_seg;  /* series row, invariants now / at segment start */
   double *held;                 /* last skipped sample's row (every > 1) ... */
@@ -117,6 +117,7 @@ static int write_row(run_ctx *c, double t, const double *y, const double *yp) {
 static int observer(double t, const double *y, const double *yp,
                     const mbdae_event_record *ev, void *user_data) {
   run_ctx *c = user_data;
+  c->observed = 1;
   track_invariants(c, t, y, yp, ev);
   long k = -1;
   if (ev) {
@@ -154,6 +155,10 @@ static int observer(double t, const double *y, const double *yp,
 
 static void fix_text(char *s, size_t n) { s[n - 1] = '\0'; }
 
+static void copy_err(char *err, size_t errlen, const char *msg) {
+  if (err && errlen) snprintf(err, errlen, "%s", msg);
+}
+
 int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
                        mbdae_run_result *res, char *err, size_t errlen) {
   if (err && errlen) err[0] = '\0';
@@ -181,7 +186,7 @@ int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
   if (rc || !c.model) {
     char key[160];
     fix_text(pe.msg, sizeof pe.msg);
-    mbdae_scenario_full_key(pe.key, rc == MBDAE_ERR_UNSUPPORTED ? "solver" : "parameters", key,
+    mbdae_scenario_full_key(k, pe.key, rc == MBDAE_ERR_UNSUPPORTED ? "solver" : "parameters", key,
                             sizeof key);
     mbdae_scenario_key_error(s, key, pe.msg[0] ? pe.msg : mbdae_status_message(rc), err, errlen);
     res->status = rc ? rc : MBDAE_ERR_ARGUMENT;
@@ -208,7 +213,7 @@ int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
   c.inv = calloc(MBDAE_RUN_MAX_INVARIANTS, sizeof *c.inv);
   c.inv_seg = calloc(MBDAE_RUN_MAX_INVARIANTS, sizeof *c.inv_seg);
   if (!y || !yp || !cols || !evcols || !c.row || !c.held || !c.inv || !c.inv_seg) {
-    snprintf(err, errlen, "out of memory");
+    copy_err(err, errlen, "out of memory");
     rc = res->status = MBDAE_ERR_MEMORY;
     goto done;
   }
@@ -219,8 +224,14 @@ int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
     res->status = MBDAE_ERR_CALLBACK;
     goto done;
   }
-  for (int i = 1; i <= ncm; ++i) fix_text(cols[i].name, sizeof cols[i].name), fix_text(cols[i].unit, sizeof cols[i].unit);
-  for (int i = 0; i < nev; ++i) fix_text(evcols[i].name, sizeof evcols[i].name), fix_text(evcols[i].unit, sizeof evcols[i].unit);
+  for (int i = 1; i <= ncm; ++i) {
+    fix_text(cols[i].name, sizeof cols[i].name);
+    fix_text(cols[i].unit, sizeof cols[i].unit);
+  }
+  for (int i = 0; i < nev; ++i) {
+    fix_text(evcols[i].name, sizeof evcols[i].name);
+    fix_text(evcols[i].unit, sizeof evcols[i].unit);
+  }
   c.prepend_t = !(ncm > 0 && strcmp(cols[1].name, "t") == 0);
   if (c.prepend_t) {
     snprintf(cols[0].name, sizeof cols[0].name, "t");
@@ -284,7 +295,7 @@ int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
       fix_text(res->outcomes[i].unit, sizeof res->outcomes[i].unit);
     }
   }
-  if (!c.opened && (res->status == MBDAE_ERR_ARGUMENT || res->status == MBDAE_ERR_UNSUPPORTED ||
+  if (!c.observed && (res->status == MBDAE_ERR_ARGUMENT || res->status == MBDAE_ERR_UNSUPPORTED ||
                     res->status == MBDAE_ERR_PARAMETER)) {
     /* rejected before the first sample: an input error, nothing written */
     mbdae_scenario_key_error(s, "solver", res->message, err, errlen);
@@ -292,16 +303,16 @@ int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
     goto done;
   }
   if (c.io_failed) {
-    snprintf(err, errlen, "%s", c.io_msg);
+    copy_err(err, errlen, c.io_msg);
     rc = MBDAE_ERR_IO;
     goto done;
   }
   if (res->status == MBDAE_ERR_CALLBACK && c.io_msg[0]) /* our own observer failed */
     snprintf(res->message, sizeof res->message, "%s", c.io_msg);
   rc = res->status;
-  if (res->status < 0) snprintf(err, errlen, "%s", res->message);
+  if (res->status < 0) copy_err(err, errlen, res->message);
   if (cfg->out_dir && !c.opened && open_writers(&c)) {
-    snprintf(err, errlen, "%s", c.io_msg);
+    copy_err(err, errlen, c.io_msg);
     rc = MBDAE_ERR_IO;
     goto done;
   }
@@ -313,7 +324,7 @@ int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
       char werr[512] = "";
       int wrc = writers[i]->finish(c.state[i], &c.out, res, werr, sizeof werr);
       if (wrc) {
-        snprintf(err, errlen, "%s", werr[0] ? werr : "cannot finish the output files");
+        copy_err(err, errlen, werr[0] ? werr : "cannot finish the output files");
         rc = MBDAE_ERR_IO;
       }
     }

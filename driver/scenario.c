@@ -58,8 +58,18 @@ void mbdae_scenario_key_error(const mbdae_scenario *s, const char *key,
   if (s && s->priv) {
     char k[256];
     snprintf(k, sizeof k, "%s", key);
-    /* exact key, then without trailing [i] parts, then its section */
-    for (;;) {
+    /* exact key, then an override of one of its elements, then the key
+     * without trailing [i] parts, then its section */
+    size_t klen = strlen(k);
+    for (int i = s->priv->lines.n - 1; i >= 0; --i) {
+      const mbdae_key_line *c = &s->priv->lines.v[i];
+      if (!strcmp(c->key, k)) break; /* given as a whole after any element override */
+      if (c->origin && !strncmp(c->key, k, klen) && c->key[klen] == '[') {
+        e = c;
+        break;
+      }
+    }
+    for (; !e;) {
       if ((e = mbdae_key_lines_find(&s->priv->lines, k))) break;
       char *b = strrchr(k, '[');
       if (!b) break;
@@ -76,13 +86,26 @@ void mbdae_scenario_key_error(const mbdae_scenario *s, const char *key,
   key_error_at(file, e ? e->line : 1, e ? e->origin : NULL, key, why, err, errlen);
 }
 
-void mbdae_scenario_full_key(const char *key, const char *fallback, char *out, size_t len) {
-  if (!key || !*key) snprintf(out, len, "%s", fallback);
-  else if (!strncmp(key, "solver.", 7) || !strncmp(key, "output.", 7) ||
-           !strncmp(key, "parameters.", 11) || !strcmp(key, "model") ||
-           !strcmp(key, "solver") || !strcmp(key, "output") || !strcmp(key, "parameters"))
+void mbdae_scenario_full_key(const mbdae_model_kind *kind, const char *key,
+                             const char *fallback, char *out, size_t len) {
+  if (!key || !*key) {
+    snprintf(out, len, "%s", fallback);
+    return;
+  }
+  if (!strncmp(key, "solver.", 7) || !strncmp(key, "output.", 7) ||
+      !strncmp(key, "parameters.", 11) || !strcmp(key, "model") || !strcmp(key, "solver") ||
+      !strcmp(key, "output") || !strcmp(key, "parameters")) {
     snprintf(out, len, "%s", key);
-  else snprintf(out, len, "parameters.%s", key);
+    return;
+  }
+  char base[128];
+  snprintf(base, sizeof base, "%s", key);
+  base[strcspn(base, "[.")] = '\0';
+  int is_param = kind && mbdae_params_find(kind->params, kind->nparams, base) != NULL;
+  if (!is_param && mbdae_params_find(mbdae_solver_specs, mbdae_solver_nspecs, base))
+    snprintf(out, len, "solver.%s", key);
+  else
+    snprintf(out, len, "parameters.%s", key);
 }
 
 /* ---- small helpers ------------------------------------------------------- */
@@ -534,7 +557,7 @@ static int final_checks(mbdae_scenario *s, char *err, size_t errlen) {
     int rc = s->kind->check(s->params, &pe);
     if (rc) {
       pe.msg[sizeof pe.msg - 1] = '\0';
-      mbdae_scenario_full_key(pe.key, "parameters", key, sizeof key);
+      mbdae_scenario_full_key(s->kind, pe.key, "parameters", key, sizeof key);
       mbdae_scenario_key_error(s, key, pe.msg[0] ? pe.msg : "rejected by the model's check",
                                err, errlen);
       return MBDAE_ERR_SCENARIO;

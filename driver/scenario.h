@@ -79,8 +79,11 @@ void mbdae_scenario_key_error(const mbdae_scenario *s, const char *key,
 
 /* The scenario key a model's mbdae_param_error.key names: schema keys and
  * sub-keys ("e", "strings[3]") are under parameters.; keys that already name
- * a section ("solver.linear_solver", "model") stay; NULL gives fallback. */
-void mbdae_scenario_full_key(const char *key, const char *fallback, char *out, size_t len);
+ * a section ("solver.linear_solver", "model") stay; a bare solver key that is
+ * not one of kind's parameters ("method") is under solver.; NULL gives
+ * fallback. */
+void mbdae_scenario_full_key(const mbdae_model_kind *kind, const char *key,
+                             const char *fallback, char *out, size_t len);
 
 #ifdef __cplusplus
 }

@@ -210,7 +210,7 @@ static int write_plots(const mbdae_sweep_study *st, const set_stats *S, char *er
   FILE *gp = open_in(st->out_dir, "plots.gp", err, errlen);
   if (!gp) return MBDAE_ERR_IO;
   fprintf(gp, "# plots.gp - written by mbdae sweep; rerun with `gnuplot plots.gp` here\n"
-              "set terminal pngcairo size 1000,650\nset grid\nset key outside right\n");
+              "set terminal pngcairo size 1000,650 noenhanced\nset grid\nset key outside right\n");
   const int px = st->plot_x, ps = st->plot_series, pp = st->plot_panel;
   int npanel = pp >= 0 ? st->axes[pp].n : 1, nser = ps >= 0 ? st->axes[ps].n : 1;
   char xs[64], ss[64], ps_name[64];

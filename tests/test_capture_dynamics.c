@@ -151,7 +151,7 @@ typedef struct capture_watch {
   capture_model *m;
   double p0[3], L0[3], E0;
   double pnorm, Lnorm;
-  double worst_p, worst_L, worst_pen, worst_rise, worst_event_rise;
+  double worst_p, worst_L, worst_pen, worst_rise, worst_event_rise, worst_stretch;
   long events, contacts_seen;
 } capture_watch;
 
@@ -166,6 +166,9 @@ static int watch(double t, const double *y, const double *yp,
     w->worst_L = fmax(w->worst_L, fabs(L[i] - w->L0[i]) / w->Lnorm);
   }
   double pen = capture_max_penetration(w->m, y);
+  double phi[64];
+  capture_constraint_values(w->m, y, phi, NULL);
+  for (int k = 0; k < capture_nstrings(w->m); ++k) w->worst_stretch = fmax(w->worst_stretch, phi[k]);
   w->worst_pen = fmax(w->worst_pen, pen);
   w->worst_rise = fmax(w->worst_rise, (E - w->E0) / w->E0);
   int nc = capture_active_contacts(w->m);
@@ -212,9 +215,10 @@ static void test_capture_balances(void) {
   w.Lnorm = sqrt(w.L0[0] * w.L0[0] + w.L0[1] * w.L0[1] + w.L0[2] * w.L0[2]);
   CU_ASSERT_EQUAL(run(m, y, 2.5, 2e-4, watch, &w), MBDAE_OK);
   printf("\n  capture: %ld events, %ld impacts, %ld releases, %ld face switches, "
-         "max contacts %ld, |dp|/|p| %.2e, |dL|/|L| %.2e, depth %.2e m, E rise %.2e\n",
+         "max contacts %ld, |dp|/|p| %.2e, |dL|/|L| %.2e, depth %.2e m, E rise %.2e, "
+         "max phi %.2e m^2\n",
          w.events, capture_impacts(m), capture_releases(m), capture_face_switches(m),
-         w.contacts_seen, w.worst_p, w.worst_L, w.worst_pen, w.worst_rise);
+         w.contacts_seen, w.worst_p, w.worst_L, w.worst_pen, w.worst_rise, w.worst_stretch);
   CU_ASSERT(capture_impacts(m) >= 10);
   CU_ASSERT(w.contacts_seen >= 2);
   CU_ASSERT(w.worst_p <= 1e-8);
@@ -222,6 +226,7 @@ static void test_capture_balances(void) {
   CU_ASSERT(w.worst_event_rise <= 1e-12);
   CU_ASSERT(w.worst_rise <= 1e-8);
   CU_ASSERT(w.worst_pen <= 1e-6);
+  CU_ASSERT(w.worst_stretch <= 1e-6 * p.spacing * p.spacing);
   free(y);
   capture_free(&m);
 }

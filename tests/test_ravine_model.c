@@ -145,10 +145,11 @@ static void test_bounce_sequence(void) {
 
 static void test_energy_valley(void) {
   /* every event of the sec. 4.2 example (both spin signs) keeps or loses energy */
-  double spins[2] = {-5.0, 5.0};
-  for (int k = 0; k < 2; ++k) {
+  double spins[3] = {-5.0, 5.0, 5.0};
+  for (int k = 0; k < 3; ++k) {
     ravine_params p;
     ravine_sim_default_params(&p);
+    if (k == 2) { p.mu = 0.2; p.mu_k = 0.15; } /* low friction: slip impacts and sliding */
     p.start = 1;
     memset(p.q, 0, sizeof p.q);
     memset(p.u, 0, sizeof p.u);
@@ -165,6 +166,7 @@ static void test_energy_valley(void) {
                s->ev[i].t, Eb, Ea);
       CU_ASSERT(Ea <= Eb + 1e-6 * (1.0 + fabs(Eb)));
     }
+    if (k == 2) CU_ASSERT(ravine_sim_outcome(s, "impacts_slip") > 0.0);
     free(s);
   }
 }

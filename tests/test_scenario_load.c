@@ -338,6 +338,10 @@ static void test_override_api_atomic_and_copy(void) {
   CU_ASSERT_EQUAL(mbdae_scenario_override(&c, rows, 1, err, sizeof err), MBDAE_ERR_SCENARIO);
   CU_ASSERT(strstr(err, ": --set parameters.tab=[[0, 1], [3, 2]]: key 'parameters.tab[1]': row") !=
             NULL);
+  /* ... and so does one set by an element override */
+  const char *cell[] = {"parameters.tab[0][0]=9"};
+  CU_ASSERT_EQUAL(mbdae_scenario_override(&c, cell, 1, err, sizeof err), MBDAE_ERR_SCENARIO);
+  CU_ASSERT(strstr(err, ": --set parameters.tab[0][0]=9: key 'parameters.tab[0]': row") != NULL);
   mbdae_scenario_free(&c);
 }
 
@@ -357,6 +361,22 @@ static void test_load_string(void) {
                                              err, sizeof err),
                   MBDAE_ERR_SCENARIO);
   CU_ASSERT_STRING_EQUAL(err, "inline.yaml:3: key 'parameters.k': must be in (0, inf) (got -3)");
+}
+
+static void test_full_key(void) {
+  char k[128];
+  mbdae_scenario_full_key(&toy_kind, "e", "parameters", k, sizeof k);
+  CU_ASSERT_STRING_EQUAL(k, "parameters.e");
+  mbdae_scenario_full_key(&toy_kind, "tab[2]", "parameters", k, sizeof k);
+  CU_ASSERT_STRING_EQUAL(k, "parameters.tab[2]");
+  mbdae_scenario_full_key(&toy_kind, "method", "parameters", k, sizeof k);
+  CU_ASSERT_STRING_EQUAL(k, "solver.method"); /* not a toy parameter */
+  mbdae_scenario_full_key(&toy_kind, "solver.rtol", "parameters", k, sizeof k);
+  CU_ASSERT_STRING_EQUAL(k, "solver.rtol");
+  mbdae_scenario_full_key(&toy_kind, "model", "parameters", k, sizeof k);
+  CU_ASSERT_STRING_EQUAL(k, "model");
+  mbdae_scenario_full_key(&toy_kind, NULL, "solver", k, sizeof k);
+  CU_ASSERT_STRING_EQUAL(k, "solver");
 }
 
 /* Every registered model kind's schema must be loadable. */
@@ -456,6 +476,7 @@ int main(void) {
     {"override errors", test_override_errors},
     {"override API is atomic, copy is deep", test_override_api_atomic_and_copy},
     {"load from a string", test_load_string},
+    {"model error keys to scenario keys", test_full_key},
     {"registered kinds' schemas", test_registered_schemas},
     {"mutated files never crash", test_mutations_never_crash},
     {NULL, NULL}};

@@ -13,6 +13,7 @@
 #include "file_util.h"
 #include "json_check.h"
 #include "mbdae/status.h"
+#include "progress.h"
 #include "run.h"
 #include "scenario.h"
 #include "testutil.h"
@@ -265,6 +266,29 @@ static void test_rejected_at_create_writes_nothing(void) {
   mbdae_scenario_free(&s);
 }
 
+/* The engine refuses KLU without a sparse pattern before the first sample:
+ * an input error too, and still nothing written. */
+static void test_rejected_by_engine_writes_nothing(void) {
+  const char *sets[] = {"solver.linear_solver=klu", "parameters.mode=slow"};
+  mbdae_scenario s;
+  CU_ASSERT_EQUAL_FATAL(load_toy(&s, sets, 2), MBDAE_OK);
+  const char *dir = mbdae_test_tmpdir("run-reject-engine");
+  char out[4096];
+  snprintf(out, sizeof out, "%s/never", dir);
+  mbdae_run_config cfg;
+  mbdae_run_config_default(&cfg, &s);
+  cfg.out_dir = out;
+  mbdae_run_result r;
+  char err[1024];
+  int rc = mbdae_scenario_run(&s, &cfg, &r, err, sizeof err);
+  if (rc != MBDAE_ERR_SCENARIO) printf("\n  rc %d: %s\n", rc, err);
+  CU_ASSERT_EQUAL(rc, MBDAE_ERR_SCENARIO);
+  CU_ASSERT(strstr(err, "toy.yaml:2: key 'solver': ") == err);
+  CU_ASSERT(r.status < 0);
+  CU_ASSERT(!path_exists(out, NULL));
+  mbdae_scenario_free(&s);
+}
+
 static void test_plots_without_gnuplot(void) {
   mbdae_scenario s;
   CU_ASSERT_EQUAL_FATAL(load_toy(&s, NULL, 0), MBDAE_OK);
@@ -295,6 +319,62 @@ static void test_plots_without_gnuplot(void) {
   mbdae_scenario_free(&s);
 }
 
+/* Text with quotes, backslashes, tabs and newlines still gives valid JSON. */
+static void test_summary_escapes(void) {
+  const char *sets[] = {"description=he said \"hi\"\tthen\\left\nand a control \x01 char"};
+  mbdae_scenario s;
+  CU_ASSERT_EQUAL_FATAL(load_toy(&s, sets, 1), MBDAE_OK);
+  const char *dir = mbdae_test_tmpdir("run-json");
+  mbdae_run_config cfg;
+  mbdae_run_config_default(&cfg, &s);
+  cfg.out_dir = dir;
+  cfg.plots = 0;
+  mbdae_run_result r;
+  char err[1024];
+  CU_ASSERT_EQUAL(mbdae_scenario_run(&s, &cfg, &r, err, sizeof err), MBDAE_OK);
+  char *sum = slurp(dir, "summary.json");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(sum);
+  CU_ASSERT(json_valid(sum));
+  CU_ASSERT(strstr(sum, "\"description\": \"he said \\\"hi\\\"\\tthen\\\\left\\nand a "
+                        "control \\u0001 char\"") != NULL);
+  free(sum);
+  mbdae_scenario_free(&s);
+}
+
+static void test_progress_bar(void) {
+  FILE *f = tmpfile();
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  mbdae_progress_bar b;
+  mbdae_progress_bar_init(&b, f);
+  for (int i = 0; i <= 100000; ++i) mbdae_progress_bar_update(i * 1e-5, i * 1e-5, &b);
+  mbdae_progress_bar_update(2.0, 2.0, &b);  /* clamped */
+  mbdae_progress_bar_update(0.0, NAN, &b); /* NaN: drawn as 0 */
+  mbdae_progress_bar_end(&b);
+  long size = ftell(f);
+  rewind(f);
+  char *text = malloc((size_t)size + 1);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+  size_t n = fread(text, 1, (size_t)size, f);
+  text[n] = '\0';
+  fclose(f);
+  long draws = 0;
+  for (size_t i = 0; i < n; ++i) draws += text[i] == '\r';
+  /* one draw per 0.1 % (1001), the NaN one, and two for clearing the line */
+  CU_ASSERT(draws <= 1001 + 1 + 2);
+  CU_ASSERT(strstr(text, "[########################################] 100.0 %") != NULL);
+  CU_ASSERT(strchr(text, '\n') == NULL); /* one terminal line, cleared at the end */
+  free(text);
+  /* never under CI */
+  const char *ci = getenv("CI");
+  char *saved = ci ? strdup(ci) : NULL;
+  setenv("CI", "true", 1);
+  CU_ASSERT_EQUAL(mbdae_progress_wanted(0), 0);
+  if (saved) setenv("CI", saved, 1);
+  else unsetenv("CI");
+  free(saved);
+  CU_ASSERT_EQUAL(mbdae_progress_wanted(1), 0); /* --quiet */
+}
+
 int main(void) {
   static const mbdae_test tests[] = {
     {"run writes series/events/summary", test_run_files},
@@ -303,7 +383,10 @@ int main(void) {
     {"solver failure keeps valid files", test_failure_keeps_valid_files},
     {"failure keeps the last state with output.every", test_failure_keeps_last_state},
     {"rejected at model creation writes nothing", test_rejected_at_create_writes_nothing},
+    {"rejected by the engine up front writes nothing", test_rejected_by_engine_writes_nothing},
     {"no gnuplot is a note", test_plots_without_gnuplot},
+    {"summary.json escapes text", test_summary_escapes},
+    {"progress bar", test_progress_bar},
     {NULL, NULL}};
   return mbdae_test_main("scenario_run", tests);
 }

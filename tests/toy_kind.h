@@ -130,7 +130,7 @@ static int toy_create(const void *params, mbdae_options *o, mbdae_model **out,
   m->p = *(const toy_params *)params;
   m->p.tab = NULL; /* owned by the scenario */
   m->form = o->method == MBDAE_METHOD_IDA ? MBDAE_FORM_DAE : MBDAE_FORM_ODE;
-  if (o->linsol == MBDAE_LINSOL_KLU) {
+  if (o->linsol == MBDAE_LINSOL_KLU && m->p.mode != 0) { /* "slow": left to the engine */
     free(m);
     err->key = "solver.linear_solver";
     snprintf(err->msg, sizeof err->msg, "the toy has no sparse Jacobian (use dense)");

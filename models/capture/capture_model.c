@@ -12,6 +12,9 @@
 #include "mbdae/status.h"
 #include "polytope/rigid_body.h"
 
+/* relative gap (c / L^2 or psi) at which a free constraint's root fires */
+#define CAPTURE_ROOT_MARGIN 1e-12
+
 static double dot3(const double *a, const double *b) {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
@@ -335,8 +338,9 @@ int capture_roots(double t, const double *y, const double *yp, double *g, void *
        * release (a hair below zero, so a force-free taut string moving
        * rigidly with the net does not chatter) */
       g[k] = m->lambda[k] * r->vscale - m->p.release_force;
-    else
-      g[k] = r->c / cs;    /* gap closes */
+    else /* gap closes; the margin keeps a constraint released on its
+          * surface (c ~ +0) on the free side of its root */
+      g[k] = r->c / cs - CAPTURE_ROOT_MARGIN;
   }
   /* face of each held point: s_p - max_{q != p} s_q falls through 0 (sec. 3.4.2) */
   const double *P = &y[m->boff + MBDAE_RB_P];
