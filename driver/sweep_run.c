@@ -78,16 +78,16 @@ int mbdae_sweep_execute(const mbdae_sweep_study *st, mbdae_scenario *work, int r
       counts = malloc((size_t)nranks * sizeof *counts);
       displs = malloc((size_t)nranks * sizeof *displs);
       all = malloc((size_t)st->nruns * (size_t)width * sizeof(double));
-      if (!counts || !displs || !all) rc = MBDAE_ERR_MEMORY;
+      /* rank 0 cannot receive: nothing can be gathered, end every rank */
+      if (!counts || !displs || !all) MPI_Abort(MPI_COMM_WORLD, 1);
     }
-    /* every rank must take part in the collectives even if rank 0 failed */
     MPI_Gather(&count, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (rank == 0 && rc == MBDAE_OK) {
+    if (rank == 0) {
       int off = 0;
       for (int r = 0; r < nranks; ++r) { displs[r] = off; off += counts[r]; }
     }
     MPI_Gatherv(buf, count, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    if (rank == 0 && rc == MBDAE_OK) {
+    if (rank == 0) {
       for (long j = 0; j < st->nruns; ++j) {
         const double *b = all + j * width;
         long i = (long)b[0];

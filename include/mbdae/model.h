@@ -111,6 +111,11 @@ typedef struct mbdae_model_kind {
   int nplots;
 } mbdae_model_kind;
 
+/* The usual `columns`/`event_columns` answer for a fixed table: with cols
+ * NULL return n, else copy up to max entries and return how many. */
+int mbdae_columns_copy(const mbdae_column *src, int n, mbdae_column *cols,
+                       int max);
+
 /* The registry of model kinds (NULL-terminated). */
 extern const mbdae_model_kind *const mbdae_model_kinds[];
 const mbdae_model_kind *mbdae_model_kind_find(const char *name);

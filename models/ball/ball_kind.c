@@ -75,16 +75,9 @@ static const mbdae_column ball_cols[] = {
 };
 enum { BALL_NCOLS = (int)(sizeof ball_cols / sizeof ball_cols[0]) };
 
-static int copy_columns(const mbdae_column *src, int n, mbdae_column *cols, int max) {
-  if (!cols) return n;
-  int k = n < max ? n : max;
-  for (int i = 0; i < k; ++i) cols[i] = src[i];
-  return k;
-}
-
 static int kind_columns(mbdae_model *model, mbdae_column *cols, int max) {
   (void)model;
-  return copy_columns(ball_cols, BALL_NCOLS, cols, max);
+  return mbdae_columns_copy(ball_cols, BALL_NCOLS, cols, max);
 }
 
 static int kind_output_row(mbdae_model *model, double t, const double *y,
@@ -105,7 +98,7 @@ static const mbdae_column ball_event_cols[BALL_NEVDATA] = {
 
 static int kind_event_columns(mbdae_model *model, mbdae_column *cols, int max) {
   (void)model;
-  return copy_columns(ball_event_cols, BALL_NEVDATA, cols, max);
+  return mbdae_columns_copy(ball_event_cols, BALL_NEVDATA, cols, max);
 }
 
 static void set_outcome(mbdae_outcome *o, const char *name, const char *unit,

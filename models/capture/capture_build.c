@@ -169,7 +169,7 @@ void capture_free(capture_model **pm) {
   free(m->p.vertices);
   sn_net_free(&m->net);
   free(m->minv); free(m->grid); free(m->R0); free(m->V0);
-  free(m->active); free(m->face); free(m->work_flag); free(m->cand); free(m->rows); free(m->list); free(m->first);
+  free(m->active); free(m->face); free(m->work_flag); free(m->cand); free(m->was_active); free(m->c_ref); free(m->rows); free(m->list); free(m->first);
   free(m->K); free(m->bvec); free(m->lambda);
   free(m->Zscatter); free(m->Fwork); free(m->acc); free(m->u_minus); free(m->u_plus);
   free(m->ctrl_alpha); free(m->ctrl_beta); free(m->ctrl_Rf); free(m->ctrl_Vf);
@@ -212,6 +212,8 @@ int capture_create(const capture_params *p, capture_model **out, mbdae_param_err
   m->face = calloc(np, sizeof *m->face);
   m->work_flag = calloc(nc, sizeof *m->work_flag);
   m->cand = calloc(nc, 1);
+  m->was_active = calloc(nc, 1);
+  m->c_ref = calloc(nc, sizeof *m->c_ref);
   m->rows = calloc(nc, sizeof *m->rows);
   m->list = malloc(nc * sizeof *m->list);
   m->first = calloc(nc, sizeof *m->first);
@@ -231,7 +233,7 @@ int capture_create(const capture_params *p, capture_model **out, mbdae_param_err
   m->ctrl_last = calloc(3 * np, sizeof(double));
   m->vert_work = calloc((size_t)m->body->nv * 3, sizeof(double));
   if (!m->minv || !m->R0 || !m->V0 || !m->grid || !m->active || !m->face ||
-      !m->work_flag || !m->cand || !m->rows || !m->list || !m->first || !m->K || !m->bvec || !m->lambda ||
+      !m->work_flag || !m->cand || !m->was_active || !m->c_ref || !m->rows || !m->list || !m->first || !m->K || !m->bvec || !m->lambda ||
       !m->Zscatter || !m->Fwork || !m->acc || !m->u_minus || !m->u_plus ||
       !m->ctrl_alpha || !m->ctrl_beta || !m->ctrl_Rf || !m->ctrl_Vf || !m->vert_work ||
       !m->ctrl_work || !m->ctrl_last) {
@@ -332,6 +334,7 @@ int capture_initial_state(capture_model *m, double t0, double *y) {
   capture_attitude(p, &bs[MBDAE_RB_Q]);
   memcpy(&bs[MBDAE_RB_W], p->body_omega, 3 * sizeof *bs);
   m->impacts = m->releases = m->face_switches = 0;
+  memset(m->c_ref, 0, (size_t)m->nc * sizeof *m->c_ref);
   capture_rows(m, y);
   for (int j = 0; j < m->np; ++j) {
     double rho[3], rb[3];

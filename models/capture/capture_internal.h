@@ -30,6 +30,8 @@ struct capture_model {
   int *face;             /* np: current face of each point */
   int *work_flag;        /* nc */
   unsigned char *cand;   /* nc: impact candidates */
+  unsigned char *was_active; /* nc: modes at the entry of the event handler */
+  double *c_ref;         /* nc: relative gap at the last release */
   capture_row *rows;     /* nc */
   int *list;             /* nc */
   int *first;            /* nc: first non-zero column of each row of K */

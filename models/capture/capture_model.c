@@ -338,9 +338,10 @@ int capture_roots(double t, const double *y, const double *yp, double *g, void *
        * release (a hair below zero, so a force-free taut string moving
        * rigidly with the net does not chatter) */
       g[k] = m->lambda[k] * r->vscale - m->p.release_force;
-    else /* gap closes; the margin keeps a constraint released on its
-          * surface (c ~ +0) on the free side of its root */
-      g[k] = r->c / cs - CAPTURE_ROOT_MARGIN;
+    else /* gap closes; a constraint released at c_ref (held constraints
+          * sit at c ~ 0 up to the drift control's error) starts on the
+          * free side of its root, so a re-stretch / re-entry is seen */
+      g[k] = r->c / cs - m->c_ref[k] - CAPTURE_ROOT_MARGIN;
   }
   /* face of each held point: s_p - max_{q != p} s_q falls through 0 (sec. 3.4.2) */
   const double *P = &y[m->boff + MBDAE_RB_P];
@@ -462,6 +463,7 @@ int capture_event(double t, double *y, double *yp, const int *dirs,
   capture_rows(m, y);
   if (m->p.mode == CAPTURE_MODE_EVENT) {
     int any = 0;
+    for (int k = 0; k < m->nc; ++k) m->was_active[k] = (unsigned char)m->active[k];
     /* impacts: a constraint free at entry whose gap closed while closing */
     for (int k = 0; k < m->nc; ++k)
       m->work_flag[k] = !m->active[k] && dirs[k] > 0 && m->rows[k].cdot > 0.0;
@@ -509,6 +511,12 @@ int capture_event(double t, double *y, double *yp, const int *dirs,
       if (info) info->label = "impact";
       any = 1;
     }
+    for (int k = 0; k < m->nc; ++k)
+      if (m->was_active[k] && !m->active[k]) {
+        double cs = k < m->ns ? m->net->s[k].L * m->net->s[k].L : 1.0;
+        capture_row *r = &m->rows[k];
+        m->c_ref[k] = r->c > 0.0 ? r->c / cs : 0.0;
+      }
     return any ? MBDAE_EVENT_CONTINUE : MBDAE_EVENT_NOCHANGE;
   }
   /* Baumgarte-compliant mode: a constraint is active while c >= 0 (sec. 3.3) */

@@ -113,16 +113,9 @@ static const mbdae_column pend_cols[] = {
 };
 enum { PEND_NCOLS = (int)(sizeof pend_cols / sizeof pend_cols[0]) };
 
-static int copy_columns(const mbdae_column *src, int n, mbdae_column *cols, int max) {
-  if (!cols) return n;
-  int k = n < max ? n : max;
-  for (int i = 0; i < k; ++i) cols[i] = src[i];
-  return k;
-}
-
 static int kind_columns(mbdae_model *model, mbdae_column *cols, int max) {
   (void)model;
-  return copy_columns(pend_cols, PEND_NCOLS, cols, max);
+  return mbdae_columns_copy(pend_cols, PEND_NCOLS, cols, max);
 }
 
 /* Energy error relative to m g L (the energy itself may be 0). */
@@ -155,7 +148,7 @@ static const mbdae_column pend_event_cols[PEND_NEVDATA] = {
 
 static int kind_event_columns(mbdae_model *model, mbdae_column *cols, int max) {
   (void)model;
-  return copy_columns(pend_event_cols, PEND_NEVDATA, cols, max);
+  return mbdae_columns_copy(pend_event_cols, PEND_NEVDATA, cols, max);
 }
 
 static void set_outcome(mbdae_outcome *o, const char *name, const char *unit,

@@ -15,7 +15,7 @@
 
 typedef struct { double v; double d[RV_N]; } dn;
 
-static int rv_nd; /* number of derivative components carried (0 or 9) */
+static _Thread_local int rv_nd; /* derivative components carried (0 or 9) */
 
 static dn cst(double v) { dn r; r.v = v; memset(r.d, 0, sizeof r.d); return r; }
 static dn var(double v, int i) { dn r = cst(v); if (rv_nd) r.d[i] = 1.0; return r; }

@@ -298,7 +298,6 @@ static int handler(double t, double *y, double *yp, const int *dirs,
   } else if (M->c.mode != RAVINE_FLIGHT && (r[R_FWD] < 0 || r[R_BACK] < 0)) {
     int fwd = r[R_FWD] < 0;
     int k = M->c.feature;
-    ravine_mode keep = M->c.mode;
     if (!M->c.vertex) {
       int v = fwd ? k + 1 : k;
       if (!T->convex[v]) { info->label = "corner-concave"; return MBDAE_EVENT_NOCHANGE; }
@@ -309,7 +308,6 @@ static int handler(double t, double *y, double *yp, const int *dirs,
       info->label = "corner-exit";
       if (enter_contact(M, y, 0, seg)) M->c.mode = RAVINE_FLIGHT;
     }
-    (void)keep;
   } else if (M->c.mode == RAVINE_ROLL && r[R_SLIP] < 0) {
     /* friction demand leaves the cone mu N: slipping starts */
     double f[NY], N, F[3], sl[3];

@@ -173,10 +173,7 @@ enum { ROVER_NCOLS = (int)(sizeof rover_cols / sizeof rover_cols[0]) };
 
 static int kind_columns(mbdae_model *model, mbdae_column *cols, int max) {
   (void)model;
-  if (!cols) return ROVER_NCOLS;
-  int k = ROVER_NCOLS < max ? ROVER_NCOLS : max;
-  for (int i = 0; i < k; ++i) cols[i] = rover_cols[i];
-  return k;
+  return mbdae_columns_copy(rover_cols, ROVER_NCOLS, cols, max);
 }
 
 static double wrap_deg(double a) {

@@ -88,16 +88,9 @@ static const mbdae_column wheel_cols[] = {
 };
 enum { WHEEL_NCOLS = (int)(sizeof wheel_cols / sizeof wheel_cols[0]) };
 
-static int copy_columns(const mbdae_column *src, int n, mbdae_column *cols, int max) {
-  if (!cols) return n;
-  int k = n < max ? n : max;
-  for (int i = 0; i < k; ++i) cols[i] = src[i];
-  return k;
-}
-
 static int kind_columns(mbdae_model *model, mbdae_column *cols, int max) {
   (void)model;
-  return copy_columns(wheel_cols, WHEEL_NCOLS, cols, max);
+  return mbdae_columns_copy(wheel_cols, WHEEL_NCOLS, cols, max);
 }
 
 /* contact code: 0 free, 1-4 the segment, 5 point A, 6 point B */
@@ -143,7 +136,7 @@ static const mbdae_column wheel_event_cols[WHEEL_NEVDATA] = {
 
 static int kind_event_columns(mbdae_model *model, mbdae_column *cols, int max) {
   (void)model;
-  return copy_columns(wheel_event_cols, WHEEL_NEVDATA, cols, max);
+  return mbdae_columns_copy(wheel_event_cols, WHEEL_NEVDATA, cols, max);
 }
 
 static void set_outcome(mbdae_outcome *o, const char *name, const char *unit,
