@@ -175,6 +175,7 @@ void capture_free(capture_model **pm) {
   free(m->ctrl_alpha); free(m->ctrl_beta); free(m->ctrl_Rf); free(m->ctrl_Vf);
   free(m->ctrl_work); free(m->ctrl_last);
   free(m->vert_work);
+  free(m->geo_points); free(m->geo_data); free(m->geo_lines); free(m->geo_start); free(m->geo_index);
   free(m);
   *pm = NULL;
 }

@@ -47,6 +47,9 @@ struct capture_model {
   long impacts, releases, face_switches;
   double *vert_work;
   char modebuf[80];
+  /* geometry for animation (capture_geometry.c) */
+  double *geo_points, *geo_data;
+  int *geo_lines, *geo_start, *geo_index;
 };
 
 void capture_rows(capture_model *m, const double *y);
