@@ -15,6 +15,7 @@
 #include "output_dir.h"
 #include "progress.h"
 #include "writer.h"
+#include "writer_vtk.h"
 
 static const mbdae_writer_ops *const writers[] = {
   &mbdae_writer_series_csv, &mbdae_writer_events_csv, &mbdae_writer_plots,
@@ -40,6 +41,7 @@ typedef struct run_ctx {
   double last_t;                /* time of the last ev == NULL sample, */
   int last_was_sample;          /* when it was the observer's last call */
   char io_msg[512];
+  mbdae_vtk *vtk;               /* VTK frames (writer_vtk.c); NULL without geometry */
 } run_ctx;
 
 const char *mbdae_run_status_word(int status) {
@@ -63,6 +65,13 @@ static int open_writers(run_ctx *c) {
   int rc = mbdae_mkdir_p(c->cfg->out_dir, c->io_msg, sizeof c->io_msg);
   for (int i = 0; !rc && i < NWRITERS; ++i)
     if (writers[i]->open) rc = writers[i]->open(&c->out, &c->state[i], c->io_msg, sizeof c->io_msg);
+  int vtk_failed = 0;
+  if (!rc) c->vtk = mbdae_vtk_open(c->s->kind->name, c->cfg->out_dir,
+                                       c->s->options.dt_out, &vtk_failed);
+  if (vtk_failed) {
+    rc = MBDAE_ERR_IO;
+    snprintf(c->io_msg, sizeof c->io_msg, "cannot create %s/vtk", c->cfg->out_dir);
+  }
   if (rc) c->io_failed = 1;
   return rc;
 }
@@ -146,7 +155,14 @@ static int observer(double t, const double *y, const double *yp,
     return write_row(c, t, y, yp); /* the post-event state, always */
   }
   c->has_held = 0;
-  if (k % c->every == 0 || t >= c->s->options.t_end) return write_row(c, t, y, yp);
+  if (k % c->every == 0 || t >= c->s->options.t_end) {
+    if (c->vtk && mbdae_vtk_frame(c->vtk, c->model, t, y)) {
+      c->io_failed = 1;
+      snprintf(c->io_msg, sizeof c->io_msg, "cannot write %s/vtk", c->out.dir);
+      return -1;
+    }
+    return write_row(c, t, y, yp);
+  }
   if (make_row(c, c->held, t, y, yp)) return -1;
   c->held_t = t;
   c->has_held = 1;
@@ -332,6 +348,7 @@ int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
 done:
   for (int i = 0; i < NWRITERS; ++i)
     if (c.state[i] && writers[i]->close) writers[i]->close(c.state[i]);
+  mbdae_vtk_close(&c.vtk);
   if (c.model) k->destroy(&c.model);
   free(y);
   free(yp);

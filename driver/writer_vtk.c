@@ -15,11 +15,12 @@
 struct mbdae_vtk {
   const mbdae_geometry_provider *geo;
   char *dir;
+  double min_dt;
   double *times;
   long nframes, cap;
 };
 
-mbdae_vtk *mbdae_vtk_open(const char *kind, const char *dir, int *failed) {
+mbdae_vtk *mbdae_vtk_open(const char *kind, const char *dir, double min_dt, int *failed) {
   if (failed) *failed = 0;
   const mbdae_geometry_provider *geo = mbdae_geometry_find(kind);
   if (!geo || !dir) return NULL;
@@ -37,6 +38,7 @@ mbdae_vtk *mbdae_vtk_open(const char *kind, const char *dir, int *failed) {
   }
   strcpy(v->dir, dir);
   v->geo = geo;
+  v->min_dt = min_dt > 0.0 ? 0.999 * min_dt : 0.0;
   return v;
 }
 
@@ -48,6 +50,7 @@ static void ints(FILE *f, const char *name, const int *a, long n, int add) {
 
 int mbdae_vtk_frame(mbdae_vtk *v, mbdae_model *model, double t, const double *y) {
   if (!v) return MBDAE_OK;
+  if (v->nframes > 0 && t < v->times[v->nframes - 1] + v->min_dt) return MBDAE_OK;
   mbdae_geometry g;
   memset(&g, 0, sizeof g);
   int rc = v->geo->fn(model, y, &g);

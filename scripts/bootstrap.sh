@@ -51,7 +51,13 @@ configure_build() { # dir, extra cmake args...
 }
 
 run_ctest() { # dir
-  (cd "$1" && ctest --output-on-failure -j "$jobs" --timeout 1500)
+  local rc=0
+  (cd "$1" && ctest --output-on-failure -j "$jobs" --timeout 1500) || rc=$?
+  # each CUnit suite's own summary line ("<suite>: N tests run, M failed ...")
+  echo "bootstrap: CUnit suite summaries ($1)"
+  grep -hE "^[A-Za-z0-9_ -]+: [0-9]+ tests run, [0-9]+ failed" \
+    "$1/Testing/Temporary/LastTest.log" | sed 's/^/  /' || true
+  return $rc
 }
 
 install_missing

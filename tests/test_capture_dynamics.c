@@ -304,6 +304,56 @@ static void test_error_stabilization(void) {
   capture_free(&m);
 }
 
+typedef struct psi_watch {
+  capture_model *m;
+  double psi_max;
+} psi_watch;
+
+static int watch_psi(double t, const double *y, const double *yp,
+                     const mbdae_event_record *ev, void *ud) {
+  (void)t; (void)yp; (void)ev;
+  psi_watch *w = ud;
+  double psi;
+  capture_constraint_values(w->m, y, NULL, &psi);
+  if (psi > w->psi_max) w->psi_max = psi;
+  return 0;
+}
+
+/* Baumgarte-compliant contact (eq. 3.2) on a heavy body: psi'' + 2 xi w psi'
+ * + w^2 psi = 0 from psi = 0, psi' = 2 |A| v; critically damped (xi = 1)
+ * psi = psi'0 t e^{-w t}, peak psi'0 / (w e) at t = 1/w, and the point comes
+ * to rest on the face (no rebound). */
+static void test_baumgarte_contact(void) {
+  capture_params p;
+  single_point(&p, 1e12);
+  p.mode = CAPTURE_MODE_BAUMGARTE;
+  p.xi_body = 1.0;
+  p.omega_body = 50.0;
+  set3(p.launch_point, -2.0, 0.1, 0.2);
+  set3(p.launch_velocity, 1.0, 0.0, 0.0);
+  capture_model *m = NULL;
+  CU_ASSERT_EQUAL_FATAL(capture_create(&p, &m, NULL), MBDAE_OK);
+  double *y = calloc((size_t)capture_size(m), sizeof *y);
+  capture_initial_state(m, 0.0, y);
+  psi_watch w = {m, -HUGE_VAL};
+  mbdae_options o;
+  mbdae_options_default(&o);
+  o.method = MBDAE_METHOD_RK4;
+  o.t_end = 2.0;
+  o.dt_out = 1e-4;
+  o.rk4_step = 1e-4;
+  o.observer = watch_psi;
+  o.observer_data = &w;
+  mbdae_stats st;
+  CU_ASSERT_EQUAL(mbdae_run(capture_problem(m), &o, y, NULL, &st, NULL, 0), MBDAE_OK);
+  double A = 2.0, v = 1.0, wn = 50.0; /* |A| = 1 / (a / 2) for the unit box */
+  MBDAE_ASSERT_REL(w.psi_max, 2.0 * A * v / (wn * exp(1.0)), 1e-4);
+  MBDAE_ASSERT_ABS(y[3], 0.0, 1e-6); /* at rest on the face after 0.5 s */
+  MBDAE_ASSERT_ABS(y[0], -0.5, 1e-6);
+  free(y);
+  capture_free(&m);
+}
+
 static void test_bad_input(void) {
   capture_params p;
   capture_model *m = NULL;
@@ -347,6 +397,7 @@ int main(void) {
     {"capture: momenta, energy, penetration", test_capture_balances},
     {"minimum-thrust law reaches R_f, V_f", test_min_thrust},
     {"error-stabilising law: closed-form error decay", test_error_stabilization},
+    {"Baumgarte contact: critically damped closed form", test_baumgarte_contact},
     {"bad input names the key", test_bad_input},
     {NULL, NULL}};
   return mbdae_test_main("capture_dynamics", tests);
