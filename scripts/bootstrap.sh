@@ -67,7 +67,7 @@ configure_build "$build" -DMBDAE_WERROR=ON
 [ "$mode" = build ] && exit 0
 
 if [ "$mode" = demo ]; then
-  scenario="$root/scenarios/ball.yaml"
+  scenario="$root/scenarios/capture_demo.yaml"
   out="$root/out/demo"
   "$build/mbdae" run "$scenario" --out "$out"
   echo "bootstrap: demo results in $out (series.csv, events.csv, summary.json, *.png)"
