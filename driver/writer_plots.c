@@ -82,6 +82,24 @@ static int col_info(const table_view *t, int i, char *name, size_t nlen, char *u
 }
 
 /* Write one plot command; returns 1 if written, 0 if skipped (note given). */
+/* Does a column name match one of the comma-separated glob patterns? */
+static int column_matches(const char *ycols, const char *name) {
+  char pats[512];
+  snprintf(pats, sizeof pats, "%s", ycols ? ycols : "");
+  for (char *q = pats; *q;) {
+    char *comma = strchr(q, ',');
+    size_t n = comma ? (size_t)(comma - q) : strlen(q);
+    char pat[128];
+    while (n && *q == ' ') ++q, --n;
+    while (n && q[n - 1] == ' ') --n;
+    snprintf(pat, sizeof pat, "%.*s", (int)n, q);
+    if (*pat && fnmatch(pat, name, 0) == 0) return 1;
+    if (!comma) break;
+    q = comma + 1;
+  }
+  return 0;
+}
+
 static int plot_one(FILE *gp, const mbdae_plot_spec *p, const mbdae_output_ctx *c,
                     mbdae_run_result *res, char *stem, size_t stemlen) {
   char msg[256], name[96], unit[24];
@@ -109,25 +127,18 @@ static int plot_one(FILE *gp, const mbdae_plot_spec *p, const mbdae_output_ctx *
     note(c, res, msg);
     return 0;
   }
+  /* a legend with dozens of entries hides the curves: drop it past a dozen */
+  int total = 0;
+  for (int i = 0; i < t.n; ++i)
+    if (i != xi && col_info(&t, i, name, sizeof name, unit, sizeof unit) &&
+        column_matches(p->ycols, name))
+      ++total;
   int count = 0;
-  char pats[512];
-  snprintf(pats, sizeof pats, "%s", p->ycols ? p->ycols : "");
   for (int i = 0; i < t.n; ++i) {
     if (i == xi || !col_info(&t, i, name, sizeof name, unit, sizeof unit)) continue;
-    int hit = 0;
-    for (char *q = pats; *q && !hit;) {
-      char *comma = strchr(q, ',');
-      size_t n = comma ? (size_t)(comma - q) : strlen(q);
-      char pat[128];
-      while (n && *q == ' ') ++q, --n;
-      while (n && q[n - 1] == ' ') --n;
-      snprintf(pat, sizeof pat, "%.*s", (int)n, q);
-      if (*pat && fnmatch(pat, name, 0) == 0) hit = 1;
-      if (!comma) break;
-      q = comma + 1;
-    }
-    if (!hit) continue;
+    if (!column_matches(p->ycols, name)) continue;
     if (count == 0) {
+      fprintf(gp, "\n%s", total > 12 ? "unset key" : "set key top right");
       fprintf(gp, "\nset output ");
       char png[160];
       snprintf(png, sizeof png, "%s.png", stem);
