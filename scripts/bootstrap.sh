@@ -41,7 +41,7 @@ install_missing() {
   if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
   export DEBIAN_FRONTEND=noninteractive
   $sudo apt-get update -qq
-  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  $sudo apt-get install -y -qq "${missing[@]}"
 }
 
 configure_build() { # dir, extra cmake args...
