@@ -116,6 +116,11 @@ typedef struct mbdae_model_kind {
 int mbdae_columns_copy(const mbdae_column *src, int n, mbdae_column *cols,
                        int max);
 
+/* The usual `create` failure report: err (may be NULL) names the key
+ * "model" and says "cannot build the <what>: <status message>". Returns rc. */
+int mbdae_param_error_build_failed(mbdae_param_error *err, const char *what,
+                                   int rc);
+
 /* The registry of model kinds (NULL-terminated). */
 extern const mbdae_model_kind *const mbdae_model_kinds[];
 const mbdae_model_kind *mbdae_model_kind_find(const char *name);

@@ -42,14 +42,7 @@ static int kind_create(const void *params, mbdae_options *o, mbdae_model **model
   mbdae_form form = o->method == MBDAE_METHOD_IDA ? MBDAE_FORM_DAE : MBDAE_FORM_ODE;
   ball_model *m = NULL;
   rc = ball_create(params, form, &m);
-  if (rc) {
-    if (err) {
-      err->key = "model";
-      snprintf(err->msg, sizeof err->msg, "cannot build the ball: %s",
-               mbdae_status_message(rc));
-    }
-    return rc;
-  }
+  if (rc) return mbdae_param_error_build_failed(err, "ball", rc);
   *model = (mbdae_model *)m;
   return MBDAE_OK;
 }

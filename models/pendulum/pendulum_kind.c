@@ -78,14 +78,7 @@ static int kind_create(const void *params, mbdae_options *o, mbdae_model **model
   }
   pendulum_model *m = NULL;
   rc = pendulum_create(p, form, &m);
-  if (rc) {
-    if (err) {
-      err->key = "model";
-      snprintf(err->msg, sizeof err->msg, "cannot build the pendulum: %s",
-               mbdae_status_message(rc));
-    }
-    return rc;
-  }
+  if (rc) return mbdae_param_error_build_failed(err, "pendulum", rc);
   if (p->formulation == PEND_GGL) ggl_solver_settings(p, o, m);
   *model = (mbdae_model *)m;
   return MBDAE_OK;

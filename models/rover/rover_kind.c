@@ -112,14 +112,7 @@ static int kind_create(const void *params, mbdae_options *o, mbdae_model **model
   }
   rover_model *m = NULL;
   rc = rover_create(params, form, &m);
-  if (rc) {
-    if (err) {
-      err->key = "model";
-      snprintf(err->msg, sizeof err->msg, "cannot build the rover: %s",
-               mbdae_status_message(rc));
-    }
-    return rc;
-  }
+  if (rc) return mbdae_param_error_build_failed(err, "rover", rc);
   *model = (mbdae_model *)m;
   return MBDAE_OK;
 }

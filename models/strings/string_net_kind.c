@@ -83,14 +83,9 @@ static int kind_create(const void *params, mbdae_options *o, mbdae_model **model
   if (!params || !o || !model) return MBDAE_ERR_ARGUMENT;
   snm_model *m = NULL;
   int rc = snm_create(params, o, &m, err);
-  if (rc) {
-    if (err && rc != MBDAE_ERR_PARAMETER) {
-      err->key = "model";
-      snprintf(err->msg, sizeof err->msg, "cannot build the string net: %s",
-               mbdae_status_message(rc));
-    }
-    return rc;
-  }
+  if (rc) /* a parameter error already names its key */
+    return rc == MBDAE_ERR_PARAMETER ? rc
+                                     : mbdae_param_error_build_failed(err, "string net", rc);
   *model = (mbdae_model *)m;
   return 0;
 }

@@ -52,14 +52,7 @@ static int kind_create(const void *params, mbdae_options *o, mbdae_model **model
   }
   wheel_model *w = NULL;
   rc = wheel_create(params, o->linsol, &w);
-  if (rc) {
-    if (err) {
-      err->key = "model";
-      snprintf(err->msg, sizeof err->msg, "cannot build the wheel: %s",
-               mbdae_status_message(rc));
-    }
-    return rc;
-  }
+  if (rc) return mbdae_param_error_build_failed(err, "wheel", rc);
   *model = (mbdae_model *)w;
   return MBDAE_OK;
 }

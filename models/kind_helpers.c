@@ -1,0 +1,23 @@
+/* kind_helpers.c - small pieces every model kind's table uses. */
+#include <stdio.h>
+
+#include "mbdae/model.h"
+#include "mbdae/status.h"
+
+int mbdae_columns_copy(const mbdae_column *src, int n, mbdae_column *cols,
+                       int max) {
+  if (!cols) return n;
+  int k = n < max ? n : max;
+  for (int i = 0; i < k; ++i) cols[i] = src[i];
+  return k;
+}
+
+int mbdae_param_error_build_failed(mbdae_param_error *err, const char *what,
+                                   int rc) {
+  if (err) {
+    err->key = "model";
+    snprintf(err->msg, sizeof err->msg, "cannot build the %s: %s", what,
+             mbdae_status_message(rc));
+  }
+  return rc;
+}
