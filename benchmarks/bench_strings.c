@@ -1,10 +1,11 @@
 /* bench_strings.c - cost of string networks: a spinning chain of N points
- * (all strings taut: exact bilateral constraints, event mode) and an n x n
+ * (all strings taut: exact bilateral constraints, event mode), an n x n net
+ * spinning flat about its normal (all strings taut likewise) and an n x n
  * net deploying from one point (Baumgarte strings, capps eqs. 3.1-3.2),
  * with IDA + KLU (DAE form, analytic sparse Jacobian) or RK4 (ODE form, the
  * multipliers from a sparse KLU solve inside every right-hand side).
  *
- * Usage: bench_strings chain|net SIZE ida|rk4 amd|colamd|metis T_END
+ * Usage: bench_strings chain|spin|net SIZE ida|rk4 amd|colamd|metis T_END
  *                      RTOL_OR_STEP [--save FILE] [--ref FILE]
  *   SIZE: chain points, or n of the n x n net. RTOL_OR_STEP: rtol for IDA
  *   (atol = 1e-3 rtol), the fixed step for RK4. --save writes the final
@@ -42,7 +43,7 @@ static void defaults(snm_params *p) {
 
 int main(int argc, char **argv) {
   if (argc < 7) {
-    fprintf(stderr, "usage: %s chain|net SIZE ida|rk4 amd|colamd|metis T_END RTOL_OR_STEP "
+    fprintf(stderr, "usage: %s chain|spin|net SIZE ida|rk4 amd|colamd|metis T_END RTOL_OR_STEP "
                     "[--save FILE] [--ref FILE]\n", argv[0]);
     return 2;
   }
@@ -52,6 +53,7 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[a], "--ref") == 0) ref = argv[a + 1];
   }
   int chain = strcmp(argv[1], "chain") == 0;
+  int spin = strcmp(argv[1], "spin") == 0;
   int size = atoi(argv[2]);
   int ida = strcmp(argv[3], "ida") == 0;
   double t_end = atof(argv[5]), tol = atof(argv[6]);
@@ -68,6 +70,16 @@ int main(int argc, char **argv) {
     p.chain_mass = 1.0 / size;
     p.chain_spin = 2.0;
     p.chain_wave = 0.2;
+  } else if (spin) {
+    /* n x n net, 1 m wide, 1 kg, spinning at 2 rad/s with an out-of-plane
+     * bump (0.2 m/s): all strings taut (exact event mode, no events) */
+    p.topology = SNM_SPINNING_GRID;
+    p.hold = SN_HOLD_EVENT;
+    p.grid_n = p.grid_m = size;
+    p.length = L = 1.0 / (size - 1);
+    p.grid_mass = p.corner_mass = 1.0 / ((double)size * size);
+    p.grid_spin = 2.0;
+    p.grid_wave = 0.2;
   } else {
     p.topology = SNM_GRID;
     p.hold = SN_HOLD_BAUMGARTE;
@@ -80,6 +92,7 @@ int main(int argc, char **argv) {
     p.v_common[2] = 5.0;
     p.xi = 0.5;
     p.omega_n = 40.0;
+    p.switching = getenv("BENCH_SWITCHING") && strcmp(getenv("BENCH_SWITCHING"), "state") == 0;
   }
   mbdae_options o;
   mbdae_options_default(&o);
@@ -94,6 +107,8 @@ int main(int argc, char **argv) {
   o.atol = ida ? 1e-3 * tol : 1e-10;
   o.rk4_step = ida ? 1e-3 : tol;
   o.max_steps = 100000000;
+  const char *rs = getenv("BENCH_RESTART_STEP");
+  if (rs) o.restart_step = atof(rs);
   o.window_events = 1000000;
   o.window_length = 1e-12;
   mbdae_model *m = NULL;

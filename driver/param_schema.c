@@ -62,9 +62,10 @@ int mbdae_param_check_bounds(const mbdae_param_spec *s, double v, char *why,
 static int set_err(mbdae_fill_error *err, const char *key, int line,
                    const char *why) {
   if (err) {
-    snprintf(err->key, sizeof err->key, "%s", key);
+    /* both texts are cut to the fields on purpose */
+    snprintf(err->key, sizeof err->key, "%.*s", (int)sizeof err->key - 1, key);
     err->line = line;
-    snprintf(err->why, sizeof err->why, "%s", why);
+    snprintf(err->why, sizeof err->why, "%.*s", (int)sizeof err->why - 1, why);
   }
   return MBDAE_ERR_SCENARIO;
 }

@@ -204,6 +204,12 @@ static int ida_reinit(mbdae_engine *e) {
   ida_harvest(b, &b->acc);
   IDA_CHECK(IDAReInit(b->mem, e->t, b->y, b->yp));
   IDA_CHECK(IDASetStopTime(b->mem, e->o->t_end));
+  /* An event leaves the solution's scale unchanged: restart near the step
+   * that was working instead of climbing back from IDA's tiny estimate;
+   * the error test cuts it if it is too large. */
+  double h = fabs(b->acc.last_step) * e->o->restart_step;
+  if (e->o->h_max > 0 && h > e->o->h_max) h = e->o->h_max;
+  IDA_CHECK(IDASetInitStep(b->mem, h > 0 ? h : e->o->h_init));
   return MBDAE_OK;
 }
 

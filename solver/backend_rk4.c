@@ -4,9 +4,10 @@
  * The step grid is never perturbed by output: an output time inside a step
  * is reached by a separate partial step from the last grid point. Roots are
  * detected by a sign change of the (masked) root functions across a step and
- * located by bisection on the length of a partial RK4 step from the step's
- * start, so the event time is as accurate as the RK4 solution itself. After
- * an event the grid restarts at the event time. */
+ * located to round-off on the length of a partial RK4 step from the step's
+ * start (regula falsi, Illinois, started from the estimate of RK4's
+ * continuous extension), so the event time is as accurate as the RK4
+ * solution itself. After an event the grid restarts at the event time. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,32 +80,93 @@ static int rk4_reinit(mbdae_engine *e) {
   return MBDAE_OK;
 }
 
+/* RK4's continuous extension of the last step (k1..k4 from (t, y) with
+ * step h) at t + theta h, order 3 (Hairer, Norsett & Wanner, II.6):
+ * b1 = theta - 3/2 theta^2 + 2/3 theta^3, b2 = b3 = theta^2 - 2/3 theta^3,
+ * b4 = -1/2 theta^2 + 2/3 theta^3 (b(1) = 1/6, 1/3, 1/3, 1/6). */
+static void dense_output(const rk4_backend *b, int n, double h, double theta, double *out) {
+  double t2 = theta * theta, t3 = t2 * theta;
+  double b1 = h * (theta - 1.5 * t2 + t3 * (2.0 / 3.0));
+  double b2 = h * (t2 - t3 * (2.0 / 3.0));
+  double b4 = h * (-0.5 * t2 + t3 * (2.0 / 3.0));
+  for (int i = 0; i < n; ++i)
+    out[i] = b->y[i] + b1 * b->k1[i] + b2 * (b->k2[i] + b->k3[i]) + b4 * b->k4[i];
+}
+
+/* Estimate of the crossing from the continuous extension of the last step
+ * (which must be the full step of length h from (b->t, b->y)): bisection
+ * on theta, root functions only. Returns the step length just past the
+ * first crossing of the extension, or h if it shows none. */
+static int dense_guess(mbdae_engine *e, double h, double *guess) {
+  rk4_backend *b = e->backend;
+  const int nr = e->p->nroots;
+  double lo = 0.0, hi = 1.0, tol = 1e-14;
+  memcpy(b->gtry, b->glo, (size_t)nr * sizeof(double)); /* g at lo */
+  for (int it = 0; it < 60 && hi - lo > tol; ++it) {
+    double mid = 0.5 * (lo + hi);
+    dense_output(b, e->n, h, mid, b->ylo);
+    int rc = eval_roots(e, b->t + mid * h, b->ylo, b->gmid);
+    if (rc != 0) return rc;
+    if (crossed(b->gtry, b->gmid, nr)) hi = mid;
+    else {
+      lo = mid;
+      memcpy(b->gtry, b->gmid, (size_t)nr * sizeof(double));
+    }
+  }
+  *guess = hi * h;
+  return 0;
+}
+
 /* A sign change lies within a step of length h from the grid point (b->t,
- * b->y): bisect the partial step length; return the state just past it. */
+ * b->y), the full step's state and roots in ytry and ghi: find the first
+ * crossing of the partial-RK4-step map s -> g(y(t + s)) to round-off and
+ * leave the state just past it. The first trial is the continuous
+ * extension's estimate (off by O(h^4)); then the Illinois variant of
+ * regula falsi on the earliest crossing (as SUNDIALS' root finders do):
+ * a few partial steps instead of the ~50 of bisection. */
 static int locate(mbdae_engine *e, double h) {
   rk4_backend *b = e->backend;
   const int nr = e->p->nroots;
-  double lo = 0.0, hi = h;
+  double guess = h;
+  int rc = dense_guess(e, h, &guess);
+  if (rc != 0) return rc;
+  double lo = 0.0, hi = h, slo = 1.0, shi = 1.0;
+  int side = 0; /* +1: hi moved last, -1: lo moved last */
   memcpy(b->gtry, b->glo, (size_t)nr * sizeof(double)); /* g at lo */
   double tol = 4.0 * 2.220446049250313e-16 * (fabs(b->t) + fabs(h));
-  int rc = rk4_step(e, b->t, b->y, hi, b->ytry);
-  if (rc == 0) rc = eval_roots(e, b->t + hi, b->ytry, b->ghi);
-  for (int it = 0; rc == 0 && it < 200 && hi - lo > tol; ++it) {
-    double mid = 0.5 * (lo + hi);
+  for (int it = 0; it < 200 && hi - lo > tol; ++it) {
+    double mid = hi;
+    if (it == 0 && guess > lo && guess < hi) {
+      mid = guess;
+    } else {
+      for (int i = 0; i < nr; ++i) {
+        double a = slo * b->gtry[i], c = shi * b->ghi[i];
+        if (!((b->gtry[i] < 0 && b->ghi[i] >= 0) || (b->gtry[i] > 0 && b->ghi[i] <= 0)))
+          continue;
+        double ti = lo + (hi - lo) * a / (a - c);
+        if (ti < mid) mid = ti;
+      }
+    }
+    if (mid < lo + 0.5 * tol) mid = lo + 0.5 * tol;
+    if (mid > hi - 0.5 * tol) mid = hi - 0.5 * tol;
     rc = rk4_step(e, b->t, b->y, mid, b->ylo);
-    double *gm = b->gmid;
-    if (rc == 0) rc = eval_roots(e, b->t + mid, b->ylo, gm);
-    if (rc != 0) break;
-    if (crossed(b->gtry, gm, nr)) {
+    if (rc == 0) rc = eval_roots(e, b->t + mid, b->ylo, b->gmid);
+    if (rc != 0) return rc;
+    if (crossed(b->gtry, b->gmid, nr)) {
       hi = mid;
       memcpy(b->ytry, b->ylo, (size_t)e->n * sizeof(double));
-      memcpy(b->ghi, gm, (size_t)nr * sizeof(double));
+      memcpy(b->ghi, b->gmid, (size_t)nr * sizeof(double));
+      slo = side == 1 ? 0.5 * slo : 1.0; /* lo kept twice: Illinois */
+      shi = 1.0;
+      side = 1;
     } else {
       lo = mid;
-      memcpy(b->gtry, gm, (size_t)nr * sizeof(double));
+      memcpy(b->gtry, b->gmid, (size_t)nr * sizeof(double));
+      shi = side == -1 ? 0.5 * shi : 1.0;
+      slo = 1.0;
+      side = -1;
     }
   }
-  if (rc != 0) return rc;
   /* report roots relative to g just before the crossing */
   memcpy(b->glo, b->gtry, (size_t)nr * sizeof(double));
   b->t += hi;

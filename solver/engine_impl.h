@@ -84,6 +84,8 @@ int mbdae_engine_worst_residual(mbdae_engine *e, double t, const double *y,
                                 const double *yp, double *value);
 
 /* KLU user ordering by METIS nested dissection (klu_l user_order hook). */
-long mbdae_klu_metis_order(long n, long *Ap, long *Ai, long *Perm, void *common);
+/* METIS nested dissection for KLU (klu_ordering.c); id (length n, NULL for
+ * none): algebraic unknowns are delayed past their differential neighbours. */
+long mbdae_klu_metis_order(long n, long *Ap, long *Ai, long *Perm, const double *id);
 
 #endif

@@ -37,13 +37,33 @@ void mbdae_sparse_load_pattern(const mbdae_problem *p, SUNMatrix J) {
   memset(SUNSparseMatrix_Data(J), 0, (size_t)p->nnz * sizeof(realtype));
 }
 
+/* SUNLinSol_KLU's setup with the symbolic analysis kept across re-inits.
+ * IDAReInit/CVodeReInit make SUNDIALS call the linear solver's initialize,
+ * which asks for a first factorisation: a fresh ordering (AMD, or METIS at
+ * several times the cost of a factorisation) and a numeric factorisation.
+ * Our pattern never changes, so after an event only the numeric
+ * factorisation (with partial pivoting, the values of a new mode may need
+ * other pivots) is redone; the library's own setup does everything else. */
+static int klu_setup_keep_symbolic(SUNLinearSolver S, SUNMatrix A) {
+  SUNLinearSolverContent_KLU c = S->content;
+  if (!c->first_factorize || !c->symbolic) return SUNLinSolSetup_KLU(S, A);
+  if (c->numeric) sun_klu_free_numeric(&c->numeric, &c->common);
+  c->numeric = sun_klu_factor(SUNSparseMatrix_IndexPointers(A),
+                              SUNSparseMatrix_IndexValues(A),
+                              SUNSparseMatrix_Data(A), c->symbolic, &c->common);
+  if (!c->numeric) return SUNLinSolSetup_KLU(S, A); /* analyse afresh */
+  c->first_factorize = 0;
+  c->last_flag = SUNLS_SUCCESS;
+  return SUNLS_SUCCESS;
+}
+
 /* KLU's user_order hook (klu_l_common.user_order) with the signature KLU
- * calls; the common pointer is unused. */
+ * calls; common->user_data is the DAE's id vector or NULL. */
 static SuiteSparse_long metis_hook(SuiteSparse_long n, SuiteSparse_long *Ap,
                                    SuiteSparse_long *Ai, SuiteSparse_long *Perm,
                                    klu_l_common *common) {
   return (SuiteSparse_long)mbdae_klu_metis_order((long)n, (long *)Ap, (long *)Ai,
-                                                 (long *)Perm, common);
+                                                 (long *)Perm, common->user_data);
 }
 
 int mbdae_sundials_linear_solver(mbdae_engine *e, SUNContext ctx, N_Vector y,
@@ -63,10 +83,16 @@ int mbdae_sundials_linear_solver(mbdae_engine *e, SUNContext ctx, N_Vector y,
       snprintf(e->msg, sizeof e->msg, "SUNLinSol_KLU failed");
       return MBDAE_ERR_SUNDIALS;
     }
+    (*LS)->ops->setup = klu_setup_keep_symbolic;
     if (o->ordering == MBDAE_ORDERING_METIS) {
       sun_klu_common *c = SUNLinSol_KLUGetCommon(*LS);
       c->ordering = 3; /* KLU: 3 = user-supplied ordering */
       c->user_order = metis_hook;
+      /* one block, so the hook's indices are the DAE's and the id vector
+       * applies (the block-triangular split buys nothing for one
+       * connected net) */
+      c->btf = 0;
+      c->user_data = (void *)p->id;
     } else if (SUNLinSol_KLUSetOrdering(*LS, (int)o->ordering) != 0) {
       snprintf(e->msg, sizeof e->msg, "SUNLinSol_KLUSetOrdering(%d) failed", (int)o->ordering);
       return MBDAE_ERR_SUNDIALS;

@@ -299,6 +299,125 @@ static void test_chain_run(void) {
   CU_ASSERT_EQUAL(log.nev, 0);
 }
 
+/* A flat grid spinning at w about its normal is a relative equilibrium:
+ * every string at length, every point accelerating at -w^2 x. A lateral
+ * string (a, b)-(a, b+1) holds the points b' > b of its row on their
+ * circles: T = w^2 sum_{b' > b} m_b' y_b' (and likewise along x). */
+static void test_spinning_grid_tensions(void) {
+  snm_params p;
+  strings_params_default(&p);
+  p.topology = SNM_SPINNING_GRID;
+  p.hold = SN_HOLD_EVENT;
+  p.grid_n = 5;
+  p.grid_m = 4;
+  p.length = 0.3;
+  p.grid_mass = 0.02;
+  p.corner_mass = 0.07;
+  p.grid_spin = 3.0;
+  p.grid_wave = 0.0;
+  const mbdae_model_kind *k = &mbdae_model_string_net;
+  mbdae_options o;
+  mbdae_options_default(&o);
+  o.method = MBDAE_METHOD_IDA;
+  o.linsol = MBDAE_LINSOL_KLU;
+  mbdae_model *m = NULL;
+  mbdae_param_error err;
+  CU_ASSERT_EQUAL_FATAL(k->create(&p, &o, &m, &err), 0);
+  snm_model *sm = (snm_model *)m;
+  sn_net *net = sm->net;
+  int n = mbdae_problem_size(k->problem(m));
+  double *y = calloc((size_t)n, sizeof *y), *yp = calloc((size_t)n, sizeof *yp);
+  CU_ASSERT_FATAL(y && yp);
+  CU_ASSERT_EQUAL(k->initial_state(m, 0.0, y, yp), 0);
+  double w2 = p.grid_spin * p.grid_spin;
+  for (int q = 0; q < net->np; ++q)
+    for (int c = 0; c < 2; ++c) /* V' = -w^2 r in the plane */
+      MBDAE_ASSERT_ABS(yp[net->off_v + 3 * q + c], -w2 * y[3 * q + c], 1e-10);
+  for (int s = 0; s < net->ns; ++s) {
+    CU_ASSERT_EQUAL(net->taut[s], 1);
+    MBDAE_ASSERT_ABS(sn_phi(net, s, y), 0.0, 1e-15);
+    int i = net->s[s].i, j = net->s[s].j; /* j = i + 1 (lateral, y) or i + m (x) */
+    int lateral = j == i + 1, a = i / p.grid_m, b = i % p.grid_m;
+    double T = 0.0;
+    if (lateral)
+      for (int bb = b + 1; bb < p.grid_m; ++bb)
+        T += w2 * net->m[a * p.grid_m + bb] * y[3 * (a * p.grid_m + bb) + 1];
+    else
+      for (int aa = a + 1; aa < p.grid_n; ++aa)
+        T += w2 * net->m[aa * p.grid_m + b] * y[3 * (aa * p.grid_m + b)];
+    CU_ASSERT(T > 0.0);
+    MBDAE_ASSERT_REL(sn_tension(net, s, y, y[net->off_lam + s]), T, 1e-10);
+  }
+  free(y);
+  free(yp);
+  k->destroy(&m);
+}
+
+/* switching: state (the seed's RK4: modes from phi >= 0 at every stage, no
+ * location) converges to the located solution at about first order in the
+ * step (a switch inside a step is missed by up to one step). */
+static double state_switching_error(double h, const double *ref) {
+  snm_params p;
+  strings_seed_bola(&p);
+  p.hold = SN_HOLD_BAUMGARTE;
+  p.switching = 1;
+  mbdae_options o;
+  mbdae_options_default(&o);
+  o.method = MBDAE_METHOD_RK4;
+  o.rk4_step = h;
+  o.t_end = 1.5;
+  o.dt_out = 1.5;
+  static strings_log log;
+  memset(&log, 0, sizeof log);
+  log.nprobe = 1;
+  log.probe_t[0] = 1.5;
+  CU_ASSERT_EQUAL(strings_run(&p, &o, &log, NULL, NULL, 0), 0);
+  CU_ASSERT_EQUAL(log.nev, 0); /* no roots, no events */
+  double e = 0.0;
+  for (int c = 0; c < 6; ++c) e = fmax(e, fabs(log.probe_y[0][c] - ref[c]));
+  return e;
+}
+static void test_switching_state(void) {
+  const mbdae_model_kind *k = &mbdae_model_string_net;
+  snm_params p;
+  mbdae_param_error err;
+  strings_seed_bola(&p);
+  p.hold = SN_HOLD_EVENT;
+  p.switching = 1;
+  CU_ASSERT_EQUAL(k->check(&p, &err), MBDAE_ERR_PARAMETER);
+  CU_ASSERT(err.key && strcmp(err.key, "switching") == 0);
+  /* located reference: RK4 at a fine step with the switches root-found */
+  p.hold = SN_HOLD_BAUMGARTE;
+  p.switching = 0;
+  mbdae_options o;
+  mbdae_options_default(&o);
+  o.method = MBDAE_METHOD_RK4;
+  o.rk4_step = 1e-4;
+  o.t_end = 1.5;
+  o.dt_out = 1.5;
+  static strings_log lg;
+  memset(&lg, 0, sizeof lg);
+  lg.nprobe = 1;
+  lg.probe_t[0] = 1.5;
+  CU_ASSERT_EQUAL_FATAL(strings_run(&p, &o, &lg, NULL, NULL, 0), 0);
+  CU_ASSERT(lg.nev >= 2); /* the string switched on and off */
+  double ref[6];
+  memcpy(ref, lg.probe_y[0], sizeof ref);
+  /* least-squares slope of log(error) against log(step) over 5 halvings */
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  printf("\n  state switching, end error:");
+  for (int q = 0; q < 6; ++q) {
+    double h = 4e-3 / (1 << q), e = state_switching_error(h, ref);
+    printf(" %.2e", e);
+    sx += log(h), sy += log(e), sxx += log(h) * log(h), sxy += log(h) * log(e);
+  }
+  double slope = (6 * sxy - sx * sy) / (6 * sxx - sx * sx);
+  printf(" (h = 4 ms ... 0.125 ms): order %.2f\n", slope);
+  /* about first order (1.35 measured: the switch's place in the step
+   * varies), far from the 4th order of located switching */
+  CU_ASSERT(slope > 0.7 && slope < 2.0);
+}
+
 int main(void) {
   const mbdae_test tests[] = {
     {"parameter errors name the key", test_param_errors},
@@ -309,6 +428,8 @@ int main(void) {
     {"simultaneous impacts: one impulse problem", test_impact_simultaneous},
     {"taut tension mu|W|^2/L, ODE and DAE forms", test_taut_tension_and_forms},
     {"rotating chain stays taut (IDA+KLU)", test_chain_run},
+    {"spinning grid: tensions = w^2 sum m y (closed form)", test_spinning_grid_tensions},
+    {"switching: state converges at first order", test_switching_state},
     {NULL, NULL},
   };
   return mbdae_test_main("strings", tests);

@@ -64,6 +64,9 @@ typedef struct mbdae_options {
   const double *atol_vec;    /* optional per-component atol (length n) */
   double h_init;             /* 0: solver's choice */
   double h_max;              /* 0: unlimited */
+  double restart_step;       /* IDA/CVODE after an event: first step = this
+                                times the last step before it (0: the
+                                solver's own estimate, which is tiny) */
   double rk4_step;           /* fixed step of the RK4 reference */
   long max_steps;            /* per output interval, adaptive methods */
   int max_order;             /* 0: default */

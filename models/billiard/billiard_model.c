@@ -450,7 +450,7 @@ static int columns(mbdae_model *m, mbdae_column *cols, int max) {
 static int output_row(mbdae_model *m, double t, const double *y,
                       const double *yp, double *row) {
   (void)yp;
-  double g[BILLIARD_MAX_PIECES];
+  double g[BILLIARD_MAX_PIECES] = {0};
   for (int i = 0; i < BILLIARD_NY; ++i) row[i] = y[i];
   row[5] = billiard_drive(m, t, NULL);
   row[6] = billiard_energy(m, y);

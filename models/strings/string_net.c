@@ -413,8 +413,15 @@ static int multipliers_F(sn_net *net, const double *R, const double *V,
   return solve_A(net, lambda);
 }
 
+/* switch_by_state: the modes at this state (capps sec. 3.3: phi >= 0). */
+static void state_modes(sn_net *net, const double *R) {
+  if (net->hold != SN_HOLD_BAUMGARTE || !net->switch_by_state) return;
+  for (int s = 0; s < net->ns; ++s) net->taut[s] = sn_phi(net, s, R) >= 0.0;
+}
+
 int sn_net_multipliers(sn_net *net, double t, const double *R, const double *V,
                        const double *fext, double *lambda) {
+  state_modes(net, R);
   int rc = eval_forces(net, t, R, V, fext, net->ws->F);
   if (rc) return rc;
   return multipliers_F(net, R, V, net->ws->F, net->taut, lambda);
@@ -499,6 +506,7 @@ int sn_net_residual(sn_net *net, double t, const double *y, const double *yp,
   if (net->form != SN_FORM_DAE) return MBDAE_ERR_UNSUPPORTED;
   const double *R = y + net->off_r, *V = y + net->off_v, *lam = y + net->off_lam;
   const double *Rp = yp + net->off_r, *Vp = yp + net->off_v;
+  state_modes(net, R);
   double *FR = res + net->off_r, *FV = res + net->off_v, *FL = res + net->off_lam;
   int np = net->np;
   int rc = eval_forces(net, t, R, V, NULL, net->ws->F);
@@ -533,6 +541,7 @@ int sn_net_residual(sn_net *net, double t, const double *y, const double *yp,
 int sn_net_rhs(sn_net *net, double t, const double *y, const double *fext,
                double *ydot, double *lambda_out) {
   const double *R = y + net->off_r, *V = y + net->off_v;
+  state_modes(net, R);
   int np = net->np;
   int rc = eval_forces(net, t, R, V, fext, net->ws->F);
   if (rc) return rc;
@@ -772,6 +781,7 @@ int sn_net_jacobian(sn_net *net, double t, double cj, const double *y,
   if (net->form != SN_FORM_DAE || !w->bound) return MBDAE_ERR_ARGUMENT;
   const double *R = y + net->off_r, *V = y + net->off_v, *lam = y + net->off_lam;
   const double *Vp = yp + net->off_v;
+  state_modes(net, R);
   for (int k = 0; k < net->np; ++k) {
     const sn_point_slots *q = &w->ps[k];
     double f[3], dfdr[9], dfdv[9];
@@ -839,6 +849,7 @@ int sn_net_init_modes(sn_net *net, double t, const double *R, const double *V) {
         sn_phi_dot(net, s, R, V) > 1e-12 * net->s[s].L)
       net->taut[s] = 0; /* stretching at t0: left to the first impact */
   }
+  state_modes(net, R);
   if (net->hold != SN_HOLD_EVENT) return 0;
   /* a taut string must pull: release pushing ones, re-solve (active set) */
   for (int iter = 0; iter <= ns; ++iter) {

@@ -45,6 +45,11 @@
  *     phi < -release_band * L^2, unless it would only
  *     graze: the free flight after release dips to phi/L^2 = -(w_n/|W|)^2
  *     (w_n = S.W/|S|); below 10 release bands the string stays active.
+ *     With switch_by_state = 1 the switches are not located: every
+ *     residual, right-hand side and Jacobian evaluation takes the modes
+ *     from phi >= 0 at its own state, as the seed's fixed-step RK4 does at
+ *     each stage. The switch then costs no restart; its timing error is
+ *     left to the integrator's error control (IDA) or the step (RK4).
  *
  * ------------------------------------------------------------------------
  * State layout (both forms; n_extra is for extensions, see below)
@@ -145,6 +150,9 @@ typedef struct sn_net {
   double drift_xi, drift_w; /* SN_HOLD_EVENT taut-string drift control */
   double zeno_ratio;        /* SN_HOLD_EVENT: plastic-impact rule (see top) */
   double release_band;      /* SN_HOLD_BAUMGARTE hysteresis (relative to L^2) */
+  int switch_by_state;      /* SN_HOLD_BAUMGARTE: 1 = no roots, a string is
+                               active exactly where phi >= 0 at the state
+                               being evaluated (see top) */
   int ordering;             /* KLU ordering for the multiplier solve:
                                MBDAE_ORDERING_AMD/COLAMD/NATURAL */
   int off_r, off_v, off_lam, n_core, n;

@@ -9,8 +9,9 @@
 #include "mbdae/status.h"
 #include "strings/string_net_model.h"
 
-static const char *const topology_names[] = {"bola", "chain", "grid", "table", NULL};
+static const char *const topology_names[] = {"bola", "chain", "grid", "table", "spinning_grid", NULL};
 static const char *const hold_names[] = {"event", "baumgarte", NULL};
+static const char *const switching_names[] = {"located", "state", NULL};
 
 #define D(key_, field_, flags_, def_, min_, max_, unit_, doc_)                    \
   {key_, MBDAE_PARAM_DOUBLE, offsetof(snm_params, field_), flags_, def_, min_, max_, \
@@ -26,7 +27,7 @@ static const char *const hold_names[] = {"event", "baumgarte", NULL};
    names_, 0, "-", doc_}
 
 static const mbdae_param_spec snm_specs[] = {
-  E("topology", topology, 0, topology_names, "bola | chain | grid | table"),
+  E("topology", topology, 0, topology_names, "bola | chain | grid | table | spinning_grid"),
   E("mode", hold, 0, hold_names,
     "event: exact impacts + bilateral taut strings; baumgarte: compliant (capps 3.1-3.2)"),
   D("e", e, 0, 0.15, 0.0, 1.0, "-", "restitution along the string (event mode)"),
@@ -38,6 +39,9 @@ static const mbdae_param_spec snm_specs[] = {
     "event mode: taut-string drift frequency"),
   D("zeno_ratio", zeno_ratio, 0, 1e-4, 0.0, 1.0, "-",
     "event mode: plastic impact when e|S.W|/L < zeno_ratio |W|"),
+  E("switching", switching, 0, switching_names,
+    "baumgarte mode: located (root-found switches, exact) | state (phi >= 0 at every "
+    "evaluation, as the seed's RK4; no restarts)"),
   D("release_band", release_band, 0, 1e-9, 0.0, 1e-3, "-",
     "baumgarte mode: release at phi < -band L^2"),
   V3("gravity", gravity, 0.0, "m/s^2", "uniform gravity"),
@@ -63,6 +67,10 @@ static const mbdae_param_spec snm_specs[] = {
     "grid: time at which the strings reach length (no jitter)"),
   D("jitter", jitter, 0, 0.02, 0.0, 0.5, "-", "grid: relative deterministic velocity spread"),
   V3("v_common", v_common, 0.0, "m/s", "grid: common velocity of all points"),
+  D("grid_spin", grid_spin, 0, 2.0, -HUGE_VAL, HUGE_VAL, "rad/s",
+    "spinning_grid: initial rigid spin about z (all strings taut)"),
+  D("grid_wave", grid_wave, 0, 0.0, -HUGE_VAL, HUGE_VAL, "m/s",
+    "spinning_grid: amplitude of an out-of-plane velocity bump sin(pi a/(n-1)) sin(pi b/(m-1))"),
   V3("origin", origin, 0.0, "m", "chain/grid: start point"),
   {"points", MBDAE_PARAM_TABLE, offsetof(snm_params, points), 0, 0.0, -HUGE_VAL, HUGE_VAL,
    7, NULL, offsetof(snm_params, npoints), "-",

@@ -22,6 +22,7 @@ static int counts(const snm_params *p, int *np, int *ns) {
   case SNM_BOLA: *np = 2; *ns = 1; return 0;
   case SNM_CHAIN: *np = p->chain_points; *ns = p->chain_points - 1; return 0;
   case SNM_GRID:
+  case SNM_SPINNING_GRID:
     *np = p->grid_n * p->grid_m;
     *ns = sn_grid_string_count(p->grid_n, p->grid_m);
     return 0;
@@ -37,6 +38,8 @@ int snm_params_check(const snm_params *p, mbdae_param_error *err) {
   if (!(p->omega_n >= 0.0)) return fail(err, "omega_n", "omega_n must be non-negative");
   if (!(p->length > 0.0)) return fail(err, "length", "string length must be positive");
   if (!(p->e >= 0.0 && p->e <= 1.0)) return fail(err, "e", "restitution must lie in [0, 1]");
+  if (p->switching == 1 && p->hold != 1)
+    return fail(err, "switching", "switching: state applies to mode: baumgarte only");
   switch (p->topology) {
   case SNM_BOLA: {
     if (!(p->m1 > 0.0)) return fail(err, "m1", "mass must be positive");
@@ -57,6 +60,12 @@ int snm_params_check(const snm_params *p, mbdae_param_error *err) {
     if (!(p->grid_mass > 0.0)) return fail(err, "grid_mass", "mass must be positive");
     if (!(p->corner_mass > 0.0)) return fail(err, "corner_mass", "mass must be positive");
     if (!(p->t_deploy > 0.0)) return fail(err, "t_deploy", "deployment time must be positive");
+    return 0;
+  case SNM_SPINNING_GRID:
+    if (p->grid_n < 1 || p->grid_m < 1 || p->grid_n * p->grid_m < 2)
+      return fail(err, "grid_n", "a grid net needs at least 2 points");
+    if (!(p->grid_mass > 0.0)) return fail(err, "grid_mass", "mass must be positive");
+    if (!(p->corner_mass > 0.0)) return fail(err, "corner_mass", "mass must be positive");
     return 0;
   case SNM_TABLE:
     if (p->npoints < 1 || !p->points) return fail(err, "points", "no points given");
@@ -202,6 +211,32 @@ static int describe(snm_model *m) {
     return sn_describe_grid(net, p->grid_n, p->grid_m, p->grid_mass, p->corner_mass,
                             p->length, p->origin, p->v_common, p->t_deploy, p->jitter,
                             R0, V0);
+  case SNM_SPINNING_GRID: {
+    /* strings and masses as the deploying grid; then lay it out flat: point
+     * (a, b) at x = (a - (n-1)/2) L, y = (b - (m-1)/2) L, so every string is
+     * exactly at length. A rigid spin w about z stretches every string (the
+     * tension of a lateral string is the sum of m w^2 x over the points
+     * outward of it), so all strings start taut. */
+    int n = p->grid_n, mm = p->grid_m;
+    double zero[3] = {0, 0, 0};
+    int rc = sn_describe_grid(net, n, mm, p->grid_mass, p->corner_mass, p->length, zero,
+                              zero, 1.0, 0.0, R0, V0);
+    if (rc) return rc;
+    const double pi = 3.14159265358979323846;
+    for (int a = 0; a < n; ++a)
+      for (int b = 0; b < mm; ++b) {
+        int k = a * mm + b;
+        double x = (a - 0.5 * (n - 1)) * p->length, y = (b - 0.5 * (mm - 1)) * p->length;
+        double bump = (n > 1 ? sin(pi * a / (n - 1)) : 1.0) * (mm > 1 ? sin(pi * b / (mm - 1)) : 1.0);
+        R0[3 * k + 0] = p->origin[0] + x;
+        R0[3 * k + 1] = p->origin[1] + y;
+        R0[3 * k + 2] = p->origin[2];
+        V0[3 * k + 0] = -p->grid_spin * y;
+        V0[3 * k + 1] = p->grid_spin * x;
+        V0[3 * k + 2] = p->grid_wave * bump;
+      }
+    return 0;
+  }
   case SNM_TABLE:
     for (int k = 0; k < p->npoints; ++k) {
       const double *r = p->points + 7 * k;
@@ -254,6 +289,7 @@ int snm_create(const snm_params *p, mbdae_options *o, snm_model **out,
   net->drift_w = p->drift_omega;
   net->zeno_ratio = p->zeno_ratio;
   net->release_band = p->release_band;
+  net->switch_by_state = p->hold == 1 && p->switching == 1;
   net->ordering = o->ordering == MBDAE_ORDERING_COLAMD ? MBDAE_ORDERING_COLAMD
                   : o->ordering == MBDAE_ORDERING_NATURAL ? MBDAE_ORDERING_NATURAL
                                                           : MBDAE_ORDERING_AMD;
@@ -314,7 +350,8 @@ int snm_create(const snm_params *p, mbdae_options *o, snm_model **out,
   } else if (!rc) {
     rc = mbdae_problem_set_rhs(pb, cb_rhs); /* ODE Jacobian: the integrator's own DQ */
   }
-  if (!rc && ns > 0) rc = mbdae_problem_set_roots(pb, ns, cb_roots);
+  /* switching by state: no roots, the modes follow phi at every evaluation */
+  if (!rc && ns > 0 && !net->switch_by_state) rc = mbdae_problem_set_roots(pb, ns, cb_roots);
   if (!rc) rc = mbdae_problem_set_event_handler(pb, cb_event);
   if (!rc) rc = mbdae_problem_set_invariants(pb, 4, snm_inv_names, cb_invariants);
   if (!rc) rc = mbdae_problem_set_mode_name(pb, cb_mode);

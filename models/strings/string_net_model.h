@@ -8,7 +8,8 @@
 #include "mbdae/model.h"
 #include "strings/string_net.h"
 
-typedef enum { SNM_BOLA = 0, SNM_CHAIN = 1, SNM_GRID = 2, SNM_TABLE = 3 } snm_topology;
+typedef enum { SNM_BOLA = 0, SNM_CHAIN = 1, SNM_GRID = 2, SNM_TABLE = 3,
+               SNM_SPINNING_GRID = 4 } snm_topology;
 
 typedef struct snm_params {
   int topology;           /* snm_topology */
@@ -18,6 +19,7 @@ typedef struct snm_params {
   double drift_xi, drift_omega; /* event hold: taut-string drift control */
   double zeno_ratio;      /* event hold: plastic-impact rule */
   double release_band;    /* baumgarte hold: release at phi < -band L^2 */
+  int switching;          /* baumgarte hold: 0 located (roots), 1 state */
   double gravity[3];
   double drag;            /* N s/m, linear, every point */
   double length;          /* L of bola/chain/grid strings */
@@ -32,6 +34,9 @@ typedef struct snm_params {
   double grid_mass, corner_mass, t_deploy, jitter;
   double v_common[3];
   double origin[3];
+  /* spinning grid: laid out flat (x-y) at spacing `length`, all strings at
+   * length, rigid spin about z plus an out-of-plane velocity bump */
+  double grid_spin, grid_wave;
   /* explicit lists */
   double *points;         /* rows [m, x, y, z, vx, vy, vz] */
   int npoints;

@@ -1,0 +1,216 @@
+/* test_event_cost.c - what an event costs the engine: RK4's root location
+ * (a few partial steps, not ~50 bisections), the IDA/CVODE restart step
+ * option, and the METIS ordering's placement of a DAE's multipliers
+ * (after the unknowns that give them a pivot). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_impl.h"
+#include "mbdae/mbdae.h"
+#include "testutil.h"
+
+/* ---- a ball bouncing with restitution e (ODE, one root) ------------------ */
+typedef struct ball { double g, e; int impacts; double t[64]; } ball;
+
+static int ball_rhs(double t, const double *y, double *f, void *ud) {
+  (void)t;
+  ball *b = ud;
+  f[0] = y[1];
+  f[1] = -b->g;
+  return 0;
+}
+static int ball_root(double t, const double *y, const double *yp, double *g, void *ud) {
+  (void)t, (void)yp, (void)ud;
+  g[0] = -y[0];
+  return 0;
+}
+static int ball_event(double t, double *y, double *yp, const int *dirs,
+                      mbdae_event_info *info, void *ud) {
+  (void)yp, (void)info;
+  ball *b = ud;
+  if (dirs[0] <= 0) return MBDAE_EVENT_NOCHANGE;
+  if (b->impacts < 64) b->t[b->impacts] = t;
+  b->impacts++;
+  y[0] = 0.0;
+  y[1] = -b->e * y[1];
+  return MBDAE_EVENT_CONTINUE;
+}
+
+/* Impact k of a ball dropped from h0 at rest (closed form). */
+static double impact_time(double h0, double g, double e, int k) {
+  double t = sqrt(2 * h0 / g), v1 = g * t;
+  for (int j = 1; j < k; ++j) t += 2 * pow(e, j) * v1 / g;
+  return t;
+}
+
+/* RK4 is exact on the ball's quadratic flight, so each impact time is known
+ * to round-off; the location must cost a few partial steps (4 RHS each),
+ * where bisection to round-off took ~50. */
+static void test_rk4_location_cost(void) {
+  ball b = {.g = 9.81, .e = 0.8};
+  mbdae_problem *p = mbdae_problem_create(2, MBDAE_FORM_ODE);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+  mbdae_problem_set_user_data(p, &b);
+  mbdae_problem_set_rhs(p, ball_rhs);
+  mbdae_problem_set_roots(p, 1, ball_root);
+  mbdae_problem_set_event_handler(p, ball_event);
+  mbdae_options o;
+  mbdae_options_default(&o);
+  o.method = MBDAE_METHOD_RK4;
+  o.t_end = 4.0; /* 10 impacts (the 10th at 3.67 s) */
+  o.dt_out = 4.0;
+  o.rk4_step = 1e-2;
+  double y[2] = {1.0, 0.0};
+  mbdae_stats st;
+  char msg[512];
+  CU_ASSERT_EQUAL_FATAL(mbdae_run(p, &o, y, NULL, &st, msg, sizeof msg), MBDAE_OK);
+  CU_ASSERT(b.impacts >= 8);
+  for (int k = 1; k <= b.impacts && k <= 8; ++k)
+    MBDAE_ASSERT_REL(b.t[k - 1], impact_time(1.0, b.g, b.e, k), 1e-12);
+  /* grid steps: at most t_end / h + one restart per event */
+  double grid = 4.0 * (o.t_end / o.rk4_step + b.impacts + 1);
+  double per_event = (st.rhs_evals - grid) / b.impacts;
+  printf("\n  RK4 root location: %.1f RHS per event (%d events)\n", per_event, b.impacts);
+  CU_ASSERT(per_event <= 40.0);
+  mbdae_problem_free(&p);
+}
+
+/* ---- exponential decay, one event that changes the rate (DAE) ----------- */
+typedef struct decay { double k1, k2, level; int switched; double tev; } decay;
+
+static int decay_res(double t, const double *y, const double *yp, double *r, void *ud) {
+  (void)t;
+  decay *d = ud;
+  r[0] = yp[0] + (d->switched ? d->k2 : d->k1) * y[0];
+  return 0;
+}
+static int decay_jac(double t, double cj, const double *y, const double *yp,
+                     double *J, void *ud) {
+  (void)t, (void)y, (void)yp;
+  decay *d = ud;
+  J[0] = cj + (d->switched ? d->k2 : d->k1);
+  return 0;
+}
+static int decay_root(double t, const double *y, const double *yp, double *g, void *ud) {
+  (void)t, (void)yp;
+  decay *d = ud;
+  g[0] = d->level - y[0];
+  return 0;
+}
+static int decay_event(double t, double *y, double *yp, const int *dirs,
+                       mbdae_event_info *info, void *ud) {
+  (void)info;
+  decay *d = ud;
+  if (dirs[0] <= 0 || d->switched) return MBDAE_EVENT_NOCHANGE;
+  d->switched = 1;
+  d->tev = t;
+  yp[0] = -d->k2 * y[0];
+  return MBDAE_EVENT_CONTINUE;
+}
+
+static int run_decay(double restart_step, double *y_end, mbdae_stats *st, decay *d) {
+  mbdae_problem *p = mbdae_problem_create(1, MBDAE_FORM_DAE);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+  double id = 1.0;
+  mbdae_problem_set_user_data(p, d);
+  mbdae_problem_set_residual(p, decay_res);
+  mbdae_problem_set_id(p, &id);
+  mbdae_problem_set_jacobian_dense(p, decay_jac);
+  mbdae_problem_set_roots(p, 1, decay_root);
+  mbdae_problem_set_event_handler(p, decay_event);
+  mbdae_options o;
+  mbdae_options_default(&o);
+  o.method = MBDAE_METHOD_IDA;
+  o.t_end = 3.0;
+  o.dt_out = 3.0;
+  o.rtol = 1e-10;
+  o.atol = 1e-12;
+  o.restart_step = restart_step;
+  double y = 1.0, yp = -d->k1;
+  char msg[512];
+  int rc = mbdae_run(p, &o, &y, &yp, st, msg, sizeof msg);
+  if (rc) printf("\n  decay run: %s\n", msg);
+  *y_end = y;
+  mbdae_problem_free(&p);
+  return rc;
+}
+
+/* After the switch at t1 = ln(2)/k1 the solution is y = 1/2 exp(-k2 (t - t1)).
+ * Restarting near the last step needs fewer steps than IDA's own tiny
+ * first step, at the same accuracy. */
+static void test_restart_step(void) {
+  decay d0 = {.k1 = 1.0, .k2 = 3.0, .level = 0.5}, d1 = d0;
+  double y0, y1;
+  mbdae_stats s0, s1;
+  CU_ASSERT_EQUAL_FATAL(run_decay(0.0, &y0, &s0, &d0), MBDAE_OK);
+  CU_ASSERT_EQUAL_FATAL(run_decay(0.5, &y1, &s1, &d1), MBDAE_OK);
+  double t1 = log(2.0), exact = 0.5 * exp(-3.0 * (3.0 - t1));
+  MBDAE_ASSERT_REL(d0.tev, t1, 1e-8);
+  MBDAE_ASSERT_REL(d1.tev, t1, 1e-8);
+  MBDAE_ASSERT_REL(y0, exact, 1e-7);
+  MBDAE_ASSERT_REL(y1, exact, 1e-7);
+  printf("\n  steps after the event: %ld (solver's estimate) vs %ld (restart_step 0.5)\n",
+         s0.steps, s1.steps);
+  CU_ASSERT(s1.steps < s0.steps);
+}
+
+/* ---- METIS places multipliers after their neighbours -------------------- */
+/* A k x k grid of differential unknowns (a point each) and one algebraic
+ * unknown per grid edge, coupled to its two end points (the pattern of a
+ * string net's saddle-point matrix, one unknown per point). */
+#define K 12
+static void test_metis_delays_multipliers(void) {
+  int np = K * K, ne = 2 * K * (K - 1), n = np + ne;
+  int *ea = malloc((size_t)ne * sizeof *ea), *eb = malloc((size_t)ne * sizeof *eb);
+  long *Ap = malloc(((size_t)n + 1) * sizeof *Ap), *Ai = malloc((size_t)(n + 4 * ne + n) * sizeof *Ai);
+  long *Perm = malloc((size_t)n * sizeof *Perm), *pos = malloc((size_t)n * sizeof *pos);
+  double *id = malloc((size_t)n * sizeof *id);
+  CU_ASSERT_FATAL(ea && eb && Ap && Ai && Perm && pos && id);
+  int e = 0;
+  for (int a = 0; a < K; ++a)
+    for (int b = 0; b < K; ++b) {
+      if (b + 1 < K) ea[e] = a * K + b, eb[e] = a * K + b + 1, e++;
+      if (a + 1 < K) ea[e] = a * K + b, eb[e] = (a + 1) * K + b, e++;
+    }
+  /* column-wise pattern, rows increasing: point column v has v, its edges;
+   * edge column np + s has its two points and itself */
+  long nz = 0;
+  for (int v = 0; v < n; ++v) {
+    Ap[v] = nz;
+    id[v] = v < np ? 1.0 : 0.0;
+    if (v < np) {
+      Ai[nz++] = v;
+      for (int s = 0; s < ne; ++s)
+        if (ea[s] == v || eb[s] == v) Ai[nz++] = np + s;
+    } else {
+      int s = v - np;
+      Ai[nz++] = ea[s];
+      Ai[nz++] = eb[s];
+      Ai[nz++] = v;
+    }
+  }
+  Ap[n] = nz;
+  CU_ASSERT(mbdae_klu_metis_order(n, Ap, Ai, Perm, id) > 0);
+  for (int v = 0; v < n; ++v) pos[v] = -1;
+  for (int k = 0; k < n; ++k) {
+    CU_ASSERT_FATAL(Perm[k] >= 0 && Perm[k] < n && pos[Perm[k]] == -1);
+    pos[Perm[k]] = k;
+  }
+  int late = 0;
+  for (int s = 0; s < ne; ++s)
+    late += pos[np + s] > pos[ea[s]] && pos[np + s] > pos[eb[s]];
+  CU_ASSERT_EQUAL(late, ne);
+  free(ea), free(eb), free(Ap), free(Ai), free(Perm), free(pos), free(id);
+}
+
+int main(void) {
+  static const mbdae_test tests[] = {
+    {"RK4 locates a root in a few partial steps", test_rk4_location_cost},
+    {"restart_step: fewer steps after an event, same accuracy", test_restart_step},
+    {"METIS ordering delays multipliers past their neighbours", test_metis_delays_multipliers},
+    {NULL, NULL},
+  };
+  return mbdae_test_main("event_cost", tests);
+}
