@@ -107,8 +107,8 @@ int main(int argc, char **argv) {
   o.atol = ida ? 1e-3 * tol : 1e-10;
   o.rk4_step = ida ? 1e-3 : tol;
   o.max_steps = 100000000;
-  const char *rs = getenv("BENCH_RESTART_STEP");
-  if (rs) o.restart_step = atof(rs);
+  const char *rc_cj = getenv("BENCH_JAC_REUSE_CJ");
+  if (rc_cj) o.jac_reuse_cj = atof(rc_cj);
   o.window_events = 1000000;
   o.window_length = 1e-12;
   mbdae_model *m = NULL;

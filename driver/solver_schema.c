@@ -37,14 +37,14 @@ const mbdae_param_spec mbdae_solver_specs[] = {
    "fixed step of the RK4 reference"},
   {"h_init", MBDAE_PARAM_DOUBLE, OFF(h_init), 0, 0, 0, INF, 0, NULL, 0, "s",
    "initial step (0: the solver's choice)"},
-  {"restart_step", MBDAE_PARAM_DOUBLE, OFF(restart_step), 0, 0, 0, 1, 0, NULL, 0, "",
-   "after an event, first step = this x the last step (0: the solver's estimate)"},
   {"h_max", MBDAE_PARAM_DOUBLE, OFF(h_max), 0, 0, 0, INF, 0, NULL, 0, "s",
    "largest step (0: unlimited)"},
   {"max_steps", MBDAE_PARAM_INT, OFF(max_steps), 0, 0, 1, INT_MAX, 0, NULL, 0, "",
    "step limit per output interval (adaptive methods)"},
   {"max_order", MBDAE_PARAM_INT, OFF(max_order), 0, 0, 0, 12, 0, NULL, 0, "",
    "largest method order (0: the solver's default)"},
+  {"jac_reuse_cj", MBDAE_PARAM_DOUBLE, OFF(jac_reuse_cj), OPEN_HI, 0, 0, 1, 0, NULL, 0, "",
+   "IDA: keep the factorised matrix while cj changes by less than this (0: IDA's 0.25)"},
   {"suppress_alg", MBDAE_PARAM_BOOL, OFF(suppress_alg), 0, 0, 0, 1, 0, NULL, 0, "",
    "IDA: exclude algebraic variables from the error test"},
   {"max_events", MBDAE_PARAM_INT, OFF(max_events), 0, 0, 0, INT_MAX, 0, NULL, 0, "",
@@ -87,7 +87,7 @@ void mbdae_solver_fields_default(mbdae_solver_fields *f) {
   f->rk4_step = o.rk4_step;
   f->h_init = o.h_init;
   f->h_max = o.h_max;
-  f->restart_step = o.restart_step;
+  f->jac_reuse_cj = o.jac_reuse_cj;
   f->max_steps = clamp_long(o.max_steps);
   f->max_order = o.max_order;
   f->suppress_alg = o.suppress_alg;
@@ -111,7 +111,7 @@ void mbdae_solver_fields_apply(const mbdae_solver_fields *f, mbdae_options *o) {
   o->rk4_step = f->rk4_step;
   o->h_init = f->h_init;
   o->h_max = f->h_max;
-  o->restart_step = f->restart_step;
+  o->jac_reuse_cj = f->jac_reuse_cj;
   o->max_steps = f->max_steps;
   o->max_order = f->max_order;
   o->suppress_alg = f->suppress_alg;

@@ -184,10 +184,6 @@ static int cv_reinit(mbdae_engine *e) {
   cv_harvest(b, &b->acc);
   CV_CHECK(CVodeReInit(b->mem, e->t, b->y));
   CV_CHECK(CVodeSetStopTime(b->mem, e->o->t_end));
-  /* restart near the last working step (see backend_ida.c) */
-  double h = fabs(b->acc.last_step) * e->o->restart_step;
-  if (e->o->h_max > 0 && h > e->o->h_max) h = e->o->h_max;
-  CV_CHECK(CVodeSetInitStep(b->mem, h > 0 ? h : e->o->h_init));
   return MBDAE_OK;
 }
 

@@ -101,6 +101,7 @@ static int ida_create(mbdae_engine *e) {
     if (o->suppress_alg) IDA_CHECK(IDASetSuppressAlg(b->mem, SUNTRUE));
   }
   IDA_CHECK(IDASetMaxNumSteps(b->mem, o->max_steps));
+  if (o->jac_reuse_cj > 0) IDA_CHECK(IDASetDeltaCjLSetup(b->mem, o->jac_reuse_cj));
   IDA_CHECK(IDASetStopTime(b->mem, o->t_end));
   if (o->h_max > 0) IDA_CHECK(IDASetMaxStep(b->mem, o->h_max));
   if (o->h_init > 0) IDA_CHECK(IDASetInitStep(b->mem, o->h_init));
@@ -204,12 +205,6 @@ static int ida_reinit(mbdae_engine *e) {
   ida_harvest(b, &b->acc);
   IDA_CHECK(IDAReInit(b->mem, e->t, b->y, b->yp));
   IDA_CHECK(IDASetStopTime(b->mem, e->o->t_end));
-  /* An event leaves the solution's scale unchanged: restart near the step
-   * that was working instead of climbing back from IDA's tiny estimate;
-   * the error test cuts it if it is too large. */
-  double h = fabs(b->acc.last_step) * e->o->restart_step;
-  if (e->o->h_max > 0 && h > e->o->h_max) h = e->o->h_max;
-  IDA_CHECK(IDASetInitStep(b->mem, h > 0 ? h : e->o->h_init));
   return MBDAE_OK;
 }
 

@@ -30,6 +30,7 @@ void mbdae_options_default(mbdae_options *o) {
   o->consistency_tol = 1e-6;
   o->calcic_fallback = 0;
   o->root_band = 1e-10;
+  o->jac_reuse_cj = 0.9;
 }
 
 static const char *const method_names[] = {"ida", "cvode-bdf", "cvode-adams", "rk4"};

@@ -64,13 +64,13 @@ typedef struct mbdae_options {
   const double *atol_vec;    /* optional per-component atol (length n) */
   double h_init;             /* 0: solver's choice */
   double h_max;              /* 0: unlimited */
-  double restart_step;       /* IDA/CVODE after an event: first step = this
-                                times the last step before it (0: the
-                                solver's own estimate, which is tiny) */
   double rk4_step;           /* fixed step of the RK4 reference */
   long max_steps;            /* per output interval, adaptive methods */
   int max_order;             /* 0: default */
   int suppress_alg;          /* IDA: exclude algebraic variables from the error test */
+  double jac_reuse_cj;       /* IDA: keep the factorised iteration matrix while
+                                cj changes by less than this fraction
+                                (default 0.9; 0: IDA's own 0.25) */
   long max_events;           /* total events allowed (0: unlimited) */
   int window_events;         /* Zeno guard: at most this many events ... */
   double window_length;      /* ... within any interval of this length */
