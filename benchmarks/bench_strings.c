@@ -11,6 +11,9 @@
  *   (atol = 1e-3 rtol), the fixed step for RK4. --save writes the final
  *   positions (binary doubles); --ref compares with such a file and prints
  *   the end-point error max_k |r_k - r_k,ref| / L.
+ * Environment: BENCH_SWITCHING=state (deploying net: the seed's
+ * unlocated switching, doc/strings.md), BENCH_JAC_REUSE_CJ=x (IDA's
+ * jac_reuse_cj, default the engine's 0.9).
  * Prints one line: problem, unknowns, wall and user-CPU time (the whole
  * process, getrusage) per simulated second, steps,
  * right-hand-side/residual evaluations, factorizations (linear-solver
