@@ -43,6 +43,9 @@ typedef struct capture_params {
   /* contact laws */
   double e_string, e_body;  /* Newton restitution (event mode) */
   double stick_velocity;    /* Zeno rule: post-impact normal rate below this -> persistent */
+  int release_held;         /* event mode: an impact may release a held constraint
+                               whose impulse would pull (contact) / push (string);
+                               0: held ones stay bilateral through an impact */
   double release_force;     /* release when the normal force falls below -this (N) */
   double xi_string, omega_string, xi_body, omega_body; /* Baumgarte (eq. 3.2) */
   /* control (ch. 4) */
@@ -64,6 +67,23 @@ int capture_create(const capture_params *p, capture_model **out, mbdae_param_err
 void capture_free(capture_model **m);
 mbdae_problem *capture_problem(capture_model *m);
 int capture_initial_state(capture_model *m, double t0, double *y);
+
+/* DAE form (IDA, dense or KLU; capture_dae.c, doc/capture.md "DAE form"):
+ * y = [ODE state (capture_size) | lambda (capture_nconstraints)], residual
+ * of the equations of motion with the multipliers G_k^T lambda_k and, per
+ * constraint, its acceleration-level row (active) or lambda_k = 0; sparse
+ * analytic Jacobian. MBDAE_ERR_UNSUPPORTED for control error_stabilization
+ * (a state-feedback law through the ODE's joint solve). */
+int capture_create_dae(const capture_params *p, capture_model **out, mbdae_param_error *err);
+int capture_is_dae(const capture_model *m);
+/* Problem size: capture_size (ODE) or capture_size + nc (DAE). */
+int capture_problem_size(const capture_model *m);
+int capture_nconstraints(const capture_model *m);
+/* Initial modes and a consistent (y, yp) for the DAE form. */
+int capture_dae_initial_state(capture_model *m, double t0, double *y, double *yp);
+/* Consistent lambda (in y) and yp from the ODE part of y and the current
+ * modes (the ODE form's joint multiplier solve, capture_accelerations). */
+int capture_dae_consistent(capture_model *m, double t, double *y, double *yp);
 
 /* Sizes and layout: y = [r (3 np) | v (3 np) | P U q w (13)]. */
 int capture_npoints(const capture_model *m);

@@ -141,7 +141,7 @@ int capture_params_check(const capture_params *p, mbdae_param_error *err) {
   return MBDAE_OK;
 }
 
-static const char *mode_name(void *ud) {
+const char *capture_mode_name(void *ud) {
   capture_model *m = ud;
   int ns = 0, nc = 0;
   for (int k = 0; k < m->nc; ++k) {
@@ -155,7 +155,7 @@ static const char *mode_name(void *ud) {
 
 static const char *const inv_names[] = {"energy", "px", "py", "pz", "Lx", "Ly", "Lz"};
 
-static int invariants(double t, const double *y, const double *yp, double *out, void *ud) {
+int capture_invariants(double t, const double *y, const double *yp, double *out, void *ud) {
   (void)t; (void)yp;
   capture_momenta(ud, y, &out[1], &out[4], &out[0]);
   return 0;
@@ -164,6 +164,8 @@ static int invariants(double t, const double *y, const double *yp, double *out, 
 void capture_free(capture_model **pm) {
   if (!pm || !*pm) return;
   capture_model *m = *pm;
+  capture_dae_free(m);
+  capture_joint_free(m);
   mbdae_problem_free(&m->problem);
   mbdae_polytope_free(&m->body);
   free(m->p.vertices);
@@ -293,8 +295,8 @@ int capture_create(const capture_params *p, capture_model **out, mbdae_param_err
   r = r ? r : mbdae_problem_set_rhs(m->problem, capture_rhs);
   r = r ? r : mbdae_problem_set_roots(m->problem, m->nc + m->np, capture_roots);
   r = r ? r : mbdae_problem_set_event_handler(m->problem, capture_event);
-  r = r ? r : mbdae_problem_set_invariants(m->problem, 7, inv_names, invariants);
-  r = r ? r : mbdae_problem_set_mode_name(m->problem, mode_name);
+  r = r ? r : mbdae_problem_set_invariants(m->problem, 7, inv_names, capture_invariants);
+  r = r ? r : mbdae_problem_set_mode_name(m->problem, capture_mode_name);
   if (r) { capture_free(&m); return r; }
   *out = m;
   return MBDAE_OK;

@@ -50,14 +50,41 @@ struct capture_model {
   /* geometry for animation (capture_geometry.c) */
   double *geo_points, *geo_data;
   int *geo_lines, *geo_start, *geo_index;
+  /* DAE form (capture_dae.c); NULL for the ODE form */
+  struct capture_dae *dae;
+  /* sparse joint multiplier solve (capture_joint.c); NULL until used */
+  struct capture_joint *joint;
 };
 
 void capture_rows(capture_model *m, const double *y);
 int capture_accelerations(capture_model *m, double t, const double *y, double *acc);
 int capture_rhs(double t, const double *y, double *f, void *ud);
 int capture_roots(double t, const double *y, const double *yp, double *g, void *ud);
+/* Root values g[0 .. nc + np) from rows already built at y and the
+ * multipliers lambda (nc): held constraints' force, free gaps, held
+ * points' face switches. Shared by the ODE and DAE forms. */
+void capture_root_values(const capture_model *m, const double *y, const double *lambda,
+                         double *g);
 int capture_event(double t, double *y, double *yp, const int *dirs,
                   mbdae_event_info *info, void *ud);
+/* Mode name and invariants (energy, momentum, angular momentum) callbacks,
+ * shared by the ODE and DAE problems. */
+const char *capture_mode_name(void *ud);
+int capture_invariants(double t, const double *y, const double *yp, double *out, void *ud);
+/* DAE form (capture_dae.c): release its data (called by capture_free). */
+void capture_dae_free(capture_model *m);
+/* Sparse joint solve (capture_joint.c): factor the augmented system
+ * [G_v M^-1 G_v^T, G_b; G_b^T, -Mb] over the listed rows with KLU (0), or
+ * refuse a numerically singular one (1: use the dense LDL^T), < 0 error;
+ * solve K lambda = b in place with the last factorization. */
+typedef struct capture_joint capture_joint;
+int capture_joint_factor(capture_model *m, const int *list, int n);
+int capture_joint_in_use(const capture_model *m);
+void capture_joint_unuse(capture_model *m);
+void capture_joint_solve(capture_model *m, int n, double *b);
+void capture_joint_stats(const capture_model *m, long *analyses, long *factorizations,
+                         long *dense_fallbacks);
+void capture_joint_free(capture_model *m);
 /* Min-thrust coefficients from the state at t0 (eq. 4.23, sign-corrected). */
 void capture_control_setup(capture_model *m, double t0, const double *y);
 

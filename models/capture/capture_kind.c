@@ -62,6 +62,9 @@ static const mbdae_param_spec specs[] = {
   V("body_omega", body_omega, 3, 0.0, "rad/s", "angular velocity in body axes"),
   D("e_string", e_string, 0, 0.0, 0.0, 1.0, "-", "restitution of a string going taut (event mode)"),
   D("e_body", e_body, 0, 0.5, 0.0, 1.0, "-", "restitution of a point hitting the body (event mode)"),
+  B("release_held", release_held, 0,
+    "event mode: impacts release held constraints that would take an adhesive impulse "
+    "(complementarity; many more events in nets)"),
   D("stick_velocity", stick_velocity, 0, 1e-3, 0.0, HUGE_VAL, "m/s",
     "Zeno rule: a rebound slower than this becomes persistent contact"),
   D("release_force", release_force, MBDAE_PARAM_MIN_OPEN, 1e-9, 0.0, HUGE_VAL, "N",
@@ -86,17 +89,28 @@ static int kind_check(const void *params, mbdae_param_error *err) {
 static int kind_create(const void *params, mbdae_options *o, mbdae_model **model,
                        mbdae_param_error *err) {
   if (!params || !o || !model) return MBDAE_ERR_ARGUMENT;
-  if (o->method == MBDAE_METHOD_IDA) {
-    if (err) {
-      err->key = "solver.method";
-      snprintf(err->msg, sizeof err->msg,
-               "net_capture is formulated as an ODE (multipliers eliminated, eq. 2.102): "
-               "use rk4, cvode-adams or cvode-bdf");
-    }
-    return MBDAE_ERR_UNSUPPORTED;
-  }
   capture_model *m = NULL;
-  int rc = capture_create(params, &m, err);
+  int rc;
+  if (o->method == MBDAE_METHOD_IDA) {
+    /* DAE form (doc/capture.md "DAE form"): analytic sparse Jacobian for
+     * linear_solver klu or dense. The multipliers solve acceleration-level
+     * rows (index-2-like in BDF's error estimate): exclude them from IDA's
+     * error test, as the string net does. */
+    o->suppress_alg = 1;
+    rc = capture_create_dae(params, &m, err);
+  } else {
+    if (o->method == MBDAE_METHOD_CVODE_BDF && o->linsol == MBDAE_LINSOL_KLU) {
+      if (err) {
+        err->key = "solver.linear_solver";
+        snprintf(err->msg, sizeof err->msg,
+                 "net_capture's ODE form (multipliers eliminated, eq. 2.102) has no sparse "
+                 "Jacobian: use linear_solver dense with cvode-bdf, or method ida with klu "
+                 "(the DAE form)");
+      }
+      return MBDAE_ERR_UNSUPPORTED;
+    }
+    rc = capture_create(params, &m, err);
+  }
   if (rc) return rc;
   *model = (mbdae_model *)m;
   return MBDAE_OK;
@@ -114,8 +128,9 @@ static mbdae_problem *kind_problem(mbdae_model *model) {
 }
 
 static int kind_initial_state(mbdae_model *model, double t0, double *y, double *yp) {
-  (void)yp;
-  return capture_initial_state((capture_model *)model, t0, y);
+  capture_model *m = (capture_model *)model;
+  if (capture_is_dae(m)) return capture_dae_initial_state(m, t0, y, yp);
+  return capture_initial_state(m, t0, y);
 }
 
 /* body state, balances, then phi_k and psi_j (figs. 4.2-4.6) */

@@ -157,7 +157,7 @@ static void factor_K(capture_model *m, int n) {
   }
 }
 
-static void solve_factored(const capture_model *m, int n, double *b) {
+static void solve_dense(const capture_model *m, int n, double *b) {
   const double *K = m->K;
   const int *fi = m->first;
   for (int i = 0; i < n; ++i)
@@ -167,9 +167,28 @@ static void solve_factored(const capture_model *m, int n, double *b) {
     for (int k = fi[i]; k < i; ++k) b[k] -= K[(size_t)i * n + k] * b[i];
 }
 
-static void solve_K(capture_model *m, int n, double *b) {
+/* Factor the joint matrix of the listed rows: sparse (capture_joint.c) from
+ * CAPTURE_SPARSE_ROWS rows on, where it is cheaper than the dense envelope
+ * (measured, benchmarks/RESULTS.md), and densely below that or when the
+ * sparse factorization finds the matrix numerically singular (redundant
+ * rows then get a zero multiplier component, as the dense LDL^T does). */
+#define CAPTURE_SPARSE_ROWS 20
+static int factor_joint(capture_model *m, const int *list, int n) {
+  if (n >= CAPTURE_SPARSE_ROWS) {
+    int rc = capture_joint_factor(m, list, n);
+    if (rc <= 0) return rc;
+  } else {
+    capture_joint_unuse(m);
+  }
+  assemble_K(m, list, n);
   factor_K(m, n);
-  solve_factored(m, n, b);
+  return 0;
+}
+
+/* Solve K x = b (in place) with the last factorization of factor_joint. */
+static void solve_factored(capture_model *m, int n, double *b) {
+  if (capture_joint_in_use(m)) capture_joint_solve(m, n, b);
+  else solve_dense(m, n, b);
 }
 
 /* Apply Mg^-1 G^T x over the listed rows to the vector u. */
@@ -265,7 +284,8 @@ int capture_accelerations(capture_model *m, double t, const double *y, double *a
     if (m->active[k]) m->list[n++] = k;
   }
   if (n > 0) {
-    assemble_K(m, m->list, n);
+    int rc = factor_joint(m, m->list, n);
+    if (rc) return rc;
     for (int l = 0; l < n; ++l) {
       const capture_row *r = &m->rows[m->list[l]];
       int is_string = m->list[l] < m->ns;
@@ -273,7 +293,7 @@ int capture_accelerations(capture_model *m, double t, const double *y, double *a
       double wn = is_string ? m->p.omega_string : m->p.omega_body;
       m->bvec[l] = -(row_dot(r, acc) + r->gamma + 2.0 * xi * wn * r->cdot + wn * wn * r->c);
     }
-    solve_K(m, n, m->bvec);
+    solve_factored(m, n, m->bvec);
     for (int l = 0; l < n; ++l) m->lambda[m->list[l]] = m->bvec[l];
     add_reactions(m, m->list, n, m->bvec, acc);
   }
@@ -330,6 +350,12 @@ int capture_roots(double t, const double *y, const double *yp, double *g, void *
   } else {
     capture_rows(m, y);
   }
+  capture_root_values(m, y, m->lambda, g);
+  return 0;
+}
+
+void capture_root_values(const capture_model *m, const double *y, const double *lambda,
+                         double *g) {
   for (int k = 0; k < m->nc; ++k) {
     const capture_row *r = &m->rows[k];
     double cs = k < m->ns ? m->net->s[k].L * m->net->s[k].L : 1.0;
@@ -337,7 +363,7 @@ int capture_roots(double t, const double *y, const double *yp, double *g, void *
       /* the normal force f = -lambda |grad c| falls to -release_force:
        * release (a hair below zero, so a force-free taut string moving
        * rigidly with the net does not chatter) */
-      g[k] = m->lambda[k] * r->vscale - m->p.release_force;
+      g[k] = lambda[k] * r->vscale - m->p.release_force;
     else /* gap closes; a constraint released at c_ref (held constraints
           * sit at c ~ 0 up to the drift control's error) starts on the
           * free side of its root, so a re-stretch / re-entry is seen */
@@ -353,7 +379,6 @@ int capture_roots(double t, const double *y, const double *yp, double *g, void *
     double s = dot3(&m->body->A[3 * m->face[j]], rb);
     g[m->nc + j] = s - mbdae_polytope_second_max(m->body, rb, m->face[j]);
   }
-  return 0;
 }
 
 static void set_velocities(capture_model *m, double *y, const double *u) {
@@ -373,14 +398,16 @@ static double kinetic(const capture_model *m, const double *u) {
 }
 
 /* Impacts (event mode): the impacting set I gets Newton restitution, the
- * held set A stays on its constraint (bilateral during the impact; it is
- * released afterwards by its force root), from one impulse vector Pi with
- * K Pi = target - G u- (frictionless, momentum-conserving: G^T Pi is
- * internal). An impacting constraint whose impulse would pull (contact) or
- * push (string) is dropped, the worst first, and the solve repeated; a
- * dropped one that would still close its gap is put back; if the
- * per-constraint restitution would raise the kinetic energy the impact is
- * made plastic. */
+ * held set A stays on its constraint (target: no normal velocity), from one
+ * impulse vector Pi with K Pi = target - G u- (frictionless,
+ * momentum-conserving: G^T Pi is internal). A constraint whose impulse
+ * would pull (contact) or push (string) is dropped, the worst first, and
+ * the solve repeated - an impacting one leaves the impact, a held one is
+ * released; a dropped one that would still close its gap is put back (as
+ * an impact); if the per-constraint restitution would raise the kinetic
+ * energy the impact is made plastic. This is an active-set solution of the
+ * impact complementarity problem (impulse >= 0, separation speed >= 0,
+ * one of them zero) for each constraint. */
 static int resolve_impacts(capture_model *m, double *y, int *isimpact,
                            mbdae_event_info *info) {
   int nu = m->nu;
@@ -397,7 +424,8 @@ static int resolve_impacts(capture_model *m, double *y, int *isimpact,
     for (int k = 0; k < m->nc; ++k)
       if (m->active[k] || isimpact[k]) m->list[n++] = k;
     if (n == 0) return 0;
-    assemble_K(m, m->list, n);
+    int rc = factor_joint(m, m->list, n);
+    if (rc) return rc;
     for (int l = 0; l < n; ++l) {
       int k = m->list[l];
       double vm = row_dot(&m->rows[k], um), target = 0.0;
@@ -409,32 +437,46 @@ static int resolve_impacts(capture_model *m, double *y, int *isimpact,
       }
       m->bvec[l] = target - vm;
     }
-    solve_K(m, n, m->bvec);
+    solve_factored(m, n, m->bvec);
     /* the constraint whose impulse pulls the wrong way most is dropped,
-     * one at a time (a simple active-set rule) */
+     * one at a time (a simple active-set rule): an impacting one leaves
+     * the impact, a held one is released (a contact or string cannot
+     * transmit an adhesive impulse either) */
     double pscale = 0.0, worst = 0.0;
     int lw = -1;
     for (int l = 0; l < n; ++l) pscale = fmax(pscale, fabs(m->bvec[l]) * m->rows[m->list[l]].vscale);
     for (int l = 0; l < n; ++l) {
       double v = m->bvec[l] * m->rows[m->list[l]].vscale;
-      if (isimpact[m->list[l]] && v > 1e-10 * pscale && v > worst) { worst = v; lw = l; }
+      int k = m->list[l];
+      int droppable = isimpact[k] || (m->p.release_held && cand[k] == 1);
+      if (droppable && v > 1e-10 * pscale && v > worst) { worst = v; lw = l; }
     }
     if (lw >= 0) {
-      isimpact[m->list[lw]] = 0;
+      int k = m->list[lw];
+      if (isimpact[k]) isimpact[k] = 0;
+      else m->active[k] = 0, cand[k] = 3; /* held -> released */
       continue;
     }
     memcpy(up, um, (size_t)nu * sizeof *up);
     add_reactions(m, m->list, n, m->bvec, up);
     if (!plastic && kinetic(m, up) > E0) { plastic = 1; continue; }
-    /* a dropped candidate that would still close its gap goes back in */
+    /* a dropped candidate that would still close its gap goes back in (as
+     * an impact); a released held one that would not separate faster than
+     * the Zeno rule's stick velocity is held for good (the rule that makes
+     * a slow rebound persistent; without it a plastic net released and
+     * re-tightened its strings in an endless cascade) */
     int readd = 0;
-    for (int k = 0; k < m->nc && iter < m->nc; ++k)
-      if (cand[k] && !isimpact[k] && !m->active[k] &&
-          row_dot(&m->rows[k], up) > 1e-9 * m->rows[k].vscale) {
-        isimpact[k] = 1;
-        readd = 1;
+    for (int k = 0; k < m->nc && iter < m->nc; ++k) {
+      if (!cand[k] || isimpact[k] || m->active[k]) continue;
+      double vp = row_dot(&m->rows[k], up), vs = m->rows[k].vscale;
+      if (cand[k] == 3 && vp > -m->p.stick_velocity * vs) {
+        m->active[k] = 1, cand[k] = 2, readd = 1;
+      } else if (cand[k] != 3 && vp > 1e-9 * vs) {
+        isimpact[k] = 1, readd = 1;
       }
+    }
     if (readd) continue;
+    for (int k = 0; k < m->nc; ++k) m->releases += cand[k] == 3;
     /* new modes: on the constraint -> persistent, separating -> free */
     for (int l = 0; l < n; ++l) {
       int k = m->list[l];
@@ -532,6 +574,16 @@ int capture_event(double t, double *y, double *yp, const int *dirs,
   }
   for (int k = 0; k < m->nc; ++k) {
     int a = dirs[k] > 0 ? 1 : dirs[k] < 0 ? 0 : m->active[k];
+    /* An active constraint obeys c'' = -2 xi w c' - w^2 c: with xi >= 1 it
+     * decays to 0 from above and never crosses, so a downward crossing with
+     * c' ~ 0 is round-off at c ~ 0, not a release. Releasing there is also
+     * unsafe: the engine's dead band reads the root as still on its
+     * pre-crossing (positive) side, so if c then grows again within the
+     * band (a string pulled, a point pressed in) the re-activation is never
+     * seen and the constraint stays off while violated. Only a crossing
+     * that separates (c' below -stick_velocity |grad c|) releases. */
+    if (!a && m->active[k] && m->rows[k].cdot > -m->p.stick_velocity * m->rows[k].vscale)
+      a = 1;
     if (a != m->active[k]) {
       m->active[k] = a;
       changed = 1;

@@ -1,0 +1,208 @@
+/* bench_capture.c - cost of the net capture (model kind net_capture, issue 4):
+ * an n x n net launched from one point captures the tumbling octagonal prism
+ * of scenarios/capture_demo.yaml (event mode: impacts, persistent contact,
+ * release), integrated by RK4, CVODE (Adams or BDF) or IDA (+KLU when the
+ * kind offers the DAE form).
+ *
+ * Scaling with n (the demo is n = 10): the net keeps the demo's side length
+ * 9 x 0.45 = 4.05 m and total mass 100 x 0.01 = 1 kg, so spacing =
+ * 4.05 / (n - 1) and point_mass = 1 / n^2; launch point (0, 0, -5), launch
+ * velocity (0, 0, 3) m/s and deploy time 1 s are the demo's, so every n
+ * spreads the same square to full size 2 m in front of the prism at t = 1 s
+ * and meets it at about t = 1.3 s.
+ *
+ * Usage: bench_capture N METHOD T_END TOL [--save FILE] [--ref FILE]
+ *                      [--cpu-limit SEC] [--dt-out DT]
+ *   METHOD: rk4 | cvode-adams | cvode-bdf | ida (IDA uses KLU).
+ *   TOL: the fixed step for RK4, else rtol (atol = 1e-2 rtol, as the demo).
+ *   --save writes the final positions of the net points and body vertices
+ *   (binary doubles); --ref compares with such a file: end_err = max over
+ *   net points and body vertices of |x - x_ref| (m).
+ *   --cpu-limit stops the run at the first output time (every DT, default
+ *   0.05 s) after SEC CPU seconds; t_reached says how far it got.
+ * Prints one line: size, unknowns, method, tol, status, t_reached, CPU time
+ * (user + system of the whole process, getrusage), wall time of the
+ * solver, both per simulated second, steps, rhs/residual evaluations, root
+ * evaluations, linear-solver setups, events, impacts, final taut strings and
+ * contacts, peak resident memory, end-point error, relative momentum drift
+ * |p_end - p_0| / |p_0| and |L_end - L_0| / |L_0|, kinetic energy at the end. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "capture/capture.h"
+#include "capture/capture_internal.h"
+#include "mbdae/mbdae.h"
+
+extern const mbdae_model_kind mbdae_model_net_capture;
+
+static double cpu_seconds(void) {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_utime.tv_sec + 1e-6 * ru.ru_utime.tv_usec + ru.ru_stime.tv_sec +
+         1e-6 * ru.ru_stime.tv_usec;
+}
+
+typedef struct limit_data {
+  double cpu_limit;
+} limit_data;
+
+static int observer(double t, const double *y, const double *yp,
+                    const mbdae_event_record *ev, void *ud) {
+  (void)t; (void)y; (void)yp;
+  const limit_data *l = ud;
+  if (ev) return 0;
+  return l->cpu_limit > 0.0 && cpu_seconds() > l->cpu_limit ? 1 : 0;
+}
+
+/* net points then body vertices in the inertial frame (npos x 3) */
+static double *positions(const capture_model *m, const double *y, int *npos) {
+  int np = capture_npoints(m), nv = capture_body(m)->nv;
+  double *x = malloc(3 * (size_t)(np + nv) * sizeof *x);
+  if (!x) return NULL;
+  memcpy(x, y, 3 * (size_t)np * sizeof *x);
+  capture_body_vertices(m, y, &x[3 * np]);
+  *npos = np + nv;
+  return x;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 5) {
+    fprintf(stderr, "usage: %s N rk4|cvode-adams|cvode-bdf|ida T_END TOL [--save FILE] "
+                    "[--ref FILE] [--cpu-limit SEC] [--dt-out DT]\n", argv[0]);
+    return 2;
+  }
+  const char *save = NULL, *ref = NULL;
+  limit_data lim = {0.0};
+  double dt_out = 0.05;
+  for (int a = 5; a + 1 < argc; a += 2) {
+    if (strcmp(argv[a], "--save") == 0) save = argv[a + 1];
+    else if (strcmp(argv[a], "--ref") == 0) ref = argv[a + 1];
+    else if (strcmp(argv[a], "--cpu-limit") == 0) lim.cpu_limit = atof(argv[a + 1]);
+    else if (strcmp(argv[a], "--dt-out") == 0) dt_out = atof(argv[a + 1]);
+    else { fprintf(stderr, "unknown option %s\n", argv[a]); return 2; }
+  }
+  int n = atoi(argv[1]);
+  double t_end = atof(argv[3]), tol = atof(argv[4]);
+  mbdae_options o;
+  mbdae_options_default(&o);
+  if (n < 2 || n > 60 || !(t_end > 0.0) || !(tol > 0.0) ||
+      mbdae_method_parse(argv[2], &o.method) != 0) {
+    fprintf(stderr, "bad arguments\n");
+    return 2;
+  }
+  /* the demo's scenario (scenarios/capture_demo.yaml), scaled as above */
+  capture_params p;
+  capture_params_default(&p);
+  p.mode = CAPTURE_MODE_EVENT;
+  p.rows = p.cols = n;
+  p.spacing = 0.45 * 9.0 / (n - 1);
+  p.point_mass = 1.0 / ((double)n * n);
+  p.launch_point[0] = 0.0; p.launch_point[1] = 0.0; p.launch_point[2] = -5.0;
+  p.launch_velocity[0] = 0.0; p.launch_velocity[1] = 0.0; p.launch_velocity[2] = 3.0;
+  p.deploy_time = 1.0;
+  p.shape = CAPTURE_SHAPE_PRISM;
+  p.prism_sides = 8;
+  p.prism_radius = 1.0;
+  p.prism_length = 2.0;
+  p.body_mass = 10.0;
+  p.body_attitude[0] = 0.7071067811865476;
+  p.body_attitude[1] = 0.0;
+  p.body_attitude[2] = 0.7071067811865476;
+  p.body_attitude[3] = 0.0;
+  p.body_omega[0] = 0.0; p.body_omega[1] = 0.3; p.body_omega[2] = 0.2;
+  p.e_string = 0.0;
+  p.e_body = 0.3;
+  p.stick_velocity = 0.001;
+  p.xi_string = p.xi_body = 1.0;
+  p.omega_string = p.omega_body = 10.0;
+
+  int rk4 = o.method == MBDAE_METHOD_RK4;
+  o.linsol = o.method == MBDAE_METHOD_IDA ? MBDAE_LINSOL_KLU : MBDAE_LINSOL_DENSE;
+  o.ordering = MBDAE_ORDERING_AMD;
+  o.t_end = t_end;
+  o.dt_out = dt_out < t_end ? dt_out : t_end;
+  o.rtol = rk4 ? 1e-9 : tol;
+  o.atol = rk4 ? 1e-11 : 1e-2 * tol;
+  o.rk4_step = rk4 ? tol : 1e-3;
+  o.max_steps = 100000000;
+  o.window_events = 1000000;
+  o.window_length = 1e-12;
+  o.observer = observer;
+  o.observer_data = &lim;
+
+  mbdae_model *mk = NULL;
+  mbdae_param_error err;
+  memset(&err, 0, sizeof err);
+  int rc = mbdae_model_net_capture.create(&p, &o, &mk, &err);
+  if (rc) {
+    fprintf(stderr, "create: %s %s\n", err.key ? err.key : "", err.msg);
+    return 1;
+  }
+  capture_model *m = (capture_model *)mk;
+  mbdae_problem *pr = mbdae_model_net_capture.problem(mk);
+  int nsz = mbdae_problem_size(pr);
+  double *y = calloc((size_t)nsz, sizeof *y), *yp = calloc((size_t)nsz, sizeof *yp);
+  if (!y || !yp) return 1;
+  rc = mbdae_model_net_capture.initial_state(mk, 0.0, y, yp);
+  double p0[3], L0[3], E0, p1[3], L1[3], E1;
+  capture_momenta(m, y, p0, L0, &E0);
+  mbdae_stats st;
+  memset(&st, 0, sizeof st);
+  char msg[512] = "";
+  if (!rc) rc = mbdae_run(pr, &o, y, yp, &st, msg, sizeof msg);
+  capture_momenta(m, y, p1, L1, &E1);
+  double dp = 0, np0 = 0, dL = 0, nL0 = 0;
+  for (int c = 0; c < 3; ++c) {
+    dp += (p1[c] - p0[c]) * (p1[c] - p0[c]);
+    np0 += p0[c] * p0[c];
+    dL += (L1[c] - L0[c]) * (L1[c] - L0[c]);
+    nL0 += L0[c] * L0[c];
+  }
+  int npos = 0;
+  double *x = positions(m, y, &npos), errmax = NAN;
+  if (!x) return 1;
+  if (save) {
+    FILE *f = fopen(save, "wb");
+    if (f) {
+      fwrite(x, sizeof *x, 3 * (size_t)npos, f);
+      fclose(f);
+    }
+  }
+  if (ref) {
+    FILE *f = fopen(ref, "rb");
+    double *r = malloc(3 * (size_t)npos * sizeof *r);
+    if (f && r && fread(r, sizeof *r, 3 * (size_t)npos, f) == 3 * (size_t)npos) {
+      errmax = 0.0;
+      for (int k = 0; k < npos; ++k) {
+        double d = 0.0;
+        for (int c = 0; c < 3; ++c) d += pow(x[3 * k + c] - r[3 * k + c], 2);
+        if (sqrt(d) > errmax) errmax = sqrt(d);
+      }
+    }
+    if (f) fclose(f);
+    free(r);
+  }
+  double cpu = cpu_seconds();
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  long ja, jf, jd;
+  capture_joint_stats(m, &ja, &jf, &jd);
+  double tr = st.t_reached > 0.0 ? st.t_reached : 1.0;
+  printf("capture n=%d points=%d unknowns=%d %s tol=%g rc=%d t_reached=%.4g cpu_s=%.2f "
+         "wall_s=%.2f cpu/sim_s=%.4g steps=%ld rhs=%ld roots=%ld setups=%ld events=%ld "
+         "impacts=%ld taut=%d contacts=%d peak_rss_MB=%.1f end_err=%.3e dp_rel=%.2e "
+         "dL_rel=%.2e E_end=%.6g klu_analyses=%ld klu_factors=%ld dense_fallbacks=%ld %s\n",
+         n, capture_npoints(m), nsz, argv[2], tol, rc, st.t_reached, cpu, st.wall_time,
+         cpu / tr, st.steps, st.rhs_evals, st.root_evals, st.lin_setups, st.events,
+         capture_impacts(m), capture_active_strings(m), capture_active_contacts(m),
+         ru.ru_maxrss / 1024.0, errmax, sqrt(dp / np0), sqrt(dL / nL0), E1, ja,
+         jf, jd, rc ? msg : "");
+  free(x);
+  free(y);
+  free(yp);
+  mbdae_model_net_capture.destroy(&mk);
+  return rc && rc != MBDAE_STOPPED ? 1 : 0;
+}

@@ -1,0 +1,220 @@
+/* capture_dae.c - the DAE (IDA) form of the net-capture model: residual,
+ * consistent state, roots and events (capps eqs. 2.39, 2.69, 2.90 with the
+ * multipliers kept as unknowns, the acceleration-level rows of eq. 2.102
+ * with Baumgarte's term, eqs. 3.1-3.2). The Jacobian is in
+ * capture_dae_jacobian.c; the derivation in doc/capture.md "DAE form". */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture/capture.h"
+#include "capture/capture_dae.h"
+#include "capture/capture_internal.h"
+#include "mbdae/status.h"
+#include "polytope/rigid_body.h"
+
+/* same margin as the ODE form's roots (capture_model.c) */
+
+static double dot3(const double *a, const double *b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+double capdae_row_scale(const capture_model *m, int k) {
+  if (k < m->ns) return 0.5 / m->net->s[k].L;
+  const double *A = &m->body->A[3 * m->face[k - m->ns]];
+  return 0.5 / sqrt(dot3(A, A));
+}
+
+/* y index of entry i of the generalised velocity u = (v, U, w). */
+static int u_to_y(const capture_model *m, int i) {
+  int np3 = 3 * m->np;
+  if (i < np3) return np3 + i;
+  i -= np3;
+  return m->boff + (i < 3 ? MBDAE_RB_U + i : MBDAE_RB_W + i - 3);
+}
+
+/* u' from yp. */
+static void accelerations_from_yp(const capture_model *m, const double *yp, double *up) {
+  int np3 = 3 * m->np;
+  memcpy(up, &yp[np3], (size_t)np3 * sizeof *up);
+  memcpy(&up[np3], &yp[m->boff + MBDAE_RB_U], 3 * sizeof *up);
+  memcpy(&up[np3 + 3], &yp[m->boff + MBDAE_RB_W], 3 * sizeof *up);
+}
+
+/* F(t, y, y') = 0, rows in the layout of y:
+ *   r' - v;  m_i v_i' - F_i - sum_k (G_k^T lambda_k)_{v_i}           (eq. 2.39)
+ *   P' - U;  m_P U' - sum_k (G_k^T lambda_k)_U                        (eq. 2.69)
+ *   q' - 1/2 q (x) (0, w);  J w' + w x J w - sum_k (G_k^T lambda_k)_w (eq. 2.90)
+ *   active k: s_k (G_k u' + gamma_k + 2 xi w c_k' + w^2 c_k)   (eqs. 2.102, 3.2)
+ *   inactive k: lambda_k. */
+static int dae_residual(double t, const double *y, const double *yp, double *res, void *ud) {
+  capture_model *m = ud;
+  const struct capture_dae *d = m->dae;
+  int np = m->np, np3 = 3 * np;
+  capture_rows(m, y);
+  double *F = m->Fwork;
+  memset(F, 0, (size_t)m->nu * sizeof *F);
+  if (m->p.control == CAPTURE_CONTROL_MIN_THRUST) {
+    int rc = capture_control_force(m, t, y, F);
+    if (rc) return rc;
+  }
+  for (int i = 0; i < np3; ++i) {
+    res[i] = yp[i] - y[np3 + i];
+    res[np3 + i] = yp[np3 + i] / m->minv[i / 3] - F[i];
+  }
+  const double *bs = &y[m->boff], *bp = &yp[m->boff];
+  double *rb = &res[m->boff];
+  const double *J = m->body->J, *w = &bs[MBDAE_RB_W], *wp = &bp[MBDAE_RB_W];
+  double qd[4], h[3];
+  mbdae_rb_quat_rate(&bs[MBDAE_RB_Q], w, qd);
+  for (int i = 0; i < 3; ++i) h[i] = J[3 * i] * w[0] + J[3 * i + 1] * w[1] + J[3 * i + 2] * w[2];
+  double wxh[3] = {w[1] * h[2] - w[2] * h[1], w[2] * h[0] - w[0] * h[2], w[0] * h[1] - w[1] * h[0]};
+  for (int i = 0; i < 3; ++i) {
+    rb[MBDAE_RB_P + i] = bp[MBDAE_RB_P + i] - bs[MBDAE_RB_U + i];
+    rb[MBDAE_RB_U + i] = m->body->mass * bp[MBDAE_RB_U + i];
+    rb[MBDAE_RB_W + i] = J[3 * i] * wp[0] + J[3 * i + 1] * wp[1] + J[3 * i + 2] * wp[2] + wxh[i];
+  }
+  for (int i = 0; i < 4; ++i) rb[MBDAE_RB_Q + i] = bp[MBDAE_RB_Q + i] - qd[i];
+  double *up = d->up;
+  accelerations_from_yp(m, yp, up);
+  for (int k = 0; k < m->nc; ++k) {
+    const capture_row *r = &m->rows[k];
+    double lam = y[d->loff + k], gu = 0.0;
+    for (int i = 0; i < r->nz; ++i) {
+      res[u_to_y(m, r->idx[i])] -= lam * r->val[i]; /* reaction G_k^T lambda_k */
+      gu += r->val[i] * up[r->idx[i]];
+    }
+    if (!m->active[k]) {
+      res[d->loff + k] = lam;
+      continue;
+    }
+    int is_string = k < m->ns;
+    double xi = is_string ? m->p.xi_string : m->p.xi_body;
+    double wn = is_string ? m->p.omega_string : m->p.omega_body;
+    res[d->loff + k] = capdae_row_scale(m, k) *
+                       (gu + r->gamma + 2.0 * xi * wn * r->cdot + wn * wn * r->c);
+  }
+  for (int i = 0; i < d->n; ++i)
+    if (!isfinite(res[i])) return 1;
+  return 0;
+}
+
+int capture_dae_consistent(capture_model *m, double t, double *y, double *yp) {
+  if (!m || !m->dae || !y || !yp) return MBDAE_ERR_ARGUMENT;
+  int np3 = 3 * m->np;
+  capture_rows(m, y);
+  double *acc = m->acc;
+  int rc = capture_accelerations(m, t, y, acc);
+  if (rc) return rc < 0 ? rc : MBDAE_ERR_CALLBACK;
+  memcpy(yp, &y[np3], (size_t)np3 * sizeof *yp);          /* r' = v */
+  memcpy(&yp[np3], acc, (size_t)np3 * sizeof *yp);         /* v' */
+  const double *bs = &y[m->boff];
+  double *bp = &yp[m->boff];
+  memcpy(&bp[MBDAE_RB_P], &bs[MBDAE_RB_U], 3 * sizeof *yp);
+  memcpy(&bp[MBDAE_RB_U], &acc[np3], 3 * sizeof *yp);
+  mbdae_rb_quat_rate(&bs[MBDAE_RB_Q], &bs[MBDAE_RB_W], &bp[MBDAE_RB_Q]);
+  memcpy(&bp[MBDAE_RB_W], &acc[np3 + 3], 3 * sizeof *yp);
+  for (int k = 0; k < m->nc; ++k) {
+    y[m->dae->loff + k] = m->lambda[k];
+    yp[m->dae->loff + k] = 0.0;
+  }
+  return MBDAE_OK;
+}
+
+int capture_dae_initial_state(capture_model *m, double t0, double *y, double *yp) {
+  if (!m || !m->dae || !y || !yp) return MBDAE_ERR_ARGUMENT;
+  int rc = capture_initial_state(m, t0, y);
+  if (rc) return rc;
+  return capture_dae_consistent(m, t0, y, yp);
+}
+
+/* The ODE form's roots (capture_roots), with the multipliers read from y:
+ * held constraint (event mode): its normal force passes -release_force;
+ * otherwise its gap c/cs - c_ref crosses 0; held point: face switch. */
+static int dae_roots(double t, const double *y, const double *yp, double *g, void *ud) {
+  (void)t; (void)yp;
+  capture_model *m = ud;
+  capture_rows(m, y);
+  capture_root_values(m, y, &y[m->dae->loff], g);
+  return 0;
+}
+
+/* The ODE form's event map on the ODE part of y, then consistent lambda
+ * and yp for the new modes. */
+static int dae_event(double t, double *y, double *yp, const int *dirs,
+                     mbdae_event_info *info, void *ud) {
+  capture_model *m = ud;
+  int rc = capture_event(t, y, yp, dirs, info, ud);
+  if (rc < 0 || rc == MBDAE_EVENT_STOP) return rc;
+  if (rc == MBDAE_EVENT_CONTINUE) {
+    int c = capture_dae_consistent(m, t, y, yp);
+    if (c) return c < 0 ? c : MBDAE_ERR_CALLBACK;
+  }
+  return rc;
+}
+
+void capture_dae_free(capture_model *m) {
+  if (!m || !m->dae) return;
+  struct capture_dae *d = m->dae;
+  sn_pattern_free(&d->pat);
+  free(d->ps);
+  free(d->ss);
+  free(d->jac_vals);
+  free(d->up);
+  free(d);
+  m->dae = NULL;
+}
+
+int capture_is_dae(const capture_model *m) { return m && m->dae; }
+int capture_nconstraints(const capture_model *m) { return m->nc; }
+int capture_problem_size(const capture_model *m) { return m->dae ? m->dae->n : m->n; }
+
+int capture_create_dae(const capture_params *p, capture_model **out, mbdae_param_error *err) {
+  if (!p || !out) return MBDAE_ERR_ARGUMENT;
+  *out = NULL;
+  if (p->control == CAPTURE_CONTROL_ERROR_STAB) {
+    if (err) {
+      err->key = "control";
+      snprintf(err->msg, sizeof err->msg,
+               "error_stabilization is solved through the ODE form's joint multiplier "
+               "solve: use rk4, cvode-adams or cvode-bdf with it (ida supports none, min_thrust)");
+    }
+    return MBDAE_ERR_UNSUPPORTED;
+  }
+  capture_model *m = NULL;
+  int rc = capture_create(p, &m, err);
+  if (rc) return rc;
+  struct capture_dae *d = calloc(1, sizeof *d);
+  if (!d) { capture_free(&m); return MBDAE_ERR_MEMORY; }
+  m->dae = d;
+  d->loff = m->n;
+  d->n = m->n + m->nc;
+  d->up = calloc((size_t)m->nu, sizeof *d->up);
+  double *id = malloc((size_t)d->n * sizeof *id);
+  const char *const *names = NULL;
+  int ninv = mbdae_problem_invariant_count(m->problem, &names);
+  mbdae_problem *pb = mbdae_problem_create(d->n, MBDAE_FORM_DAE);
+  if (!d->up || !id || !pb) {
+    free(id);
+    mbdae_problem_free(&pb);
+    capture_free(&m);
+    return MBDAE_ERR_MEMORY;
+  }
+  /* the ODE problem is replaced; the invariant names are static strings */
+  mbdae_problem_free(&m->problem);
+  m->problem = pb;
+  for (int i = 0; i < d->n; ++i) id[i] = i < d->loff ? 1.0 : 0.0;
+  rc = mbdae_problem_set_user_data(pb, m);
+  rc = rc ? rc : mbdae_problem_set_residual(pb, dae_residual);
+  rc = rc ? rc : mbdae_problem_set_id(pb, id);
+  rc = rc ? rc : mbdae_problem_set_roots(pb, m->nc + m->np, dae_roots);
+  rc = rc ? rc : mbdae_problem_set_event_handler(pb, dae_event);
+  rc = rc ? rc : mbdae_problem_set_invariants(pb, ninv, names, capture_invariants);
+  rc = rc ? rc : mbdae_problem_set_mode_name(pb, capture_mode_name);
+  rc = rc ? rc : capdae_jacobian_setup(m);
+  free(id);
+  if (rc) { capture_free(&m); return rc; }
+  *out = m;
+  return MBDAE_OK;
+}
