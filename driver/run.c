@@ -52,6 +52,7 @@ void mbdae_run_config_default(mbdae_run_config *c, const mbdae_scenario *s) {
   memset(c, 0, sizeof *c);
   c->plots = s ? s->plots : 1;
   c->every = s && s->every > 0 ? s->every : 1;
+  c->event_rows = s ? s->event_rows : 1;
 }
 
 static double now(void) {
@@ -144,7 +145,8 @@ static int observer(double t, const double *y, const double *yp,
   if (c->io_failed) return -1;
   if (ev) {
     /* the pre-event state was a skipped sample: keep it, so the jump shows */
-    if (c->has_held && c->held_t == ev->t && put_row(c, c->held)) return -1;
+    if (c->cfg->event_rows && c->has_held && c->held_t == ev->t && put_row(c, c->held))
+      return -1;
     c->has_held = 0;
     for (int i = 0; i < NWRITERS; ++i)
       if (writers[i]->event && writers[i]->event(c->state[i], &c->out, ev)) {
@@ -152,9 +154,16 @@ static int observer(double t, const double *y, const double *yp,
         snprintf(c->io_msg, sizeof c->io_msg, "cannot write %s/%s", c->out.dir, writers[i]->name);
         return -1;
       }
-    return write_row(c, t, y, yp); /* the post-event state, always */
+    /* the post-event state, unless the series is to hold the grid only */
+    return c->cfg->event_rows ? write_row(c, t, y, yp) : 0;
   }
   c->has_held = 0;
+  if (!c->cfg->event_rows) {
+    /* grid only: a sample off the output grid is a pre-event state */
+    const mbdae_options *o = &c->s->options;
+    double r = fabs(remainder(t - o->t0, o->dt_out));
+    if (r > 1e-9 * o->dt_out && t < o->t_end) return 0;
+  }
   if (k % c->every == 0 || t >= c->s->options.t_end) {
     if (c->vtk && mbdae_vtk_frame(c->vtk, c->model, t, y)) {
       c->io_failed = 1;

@@ -23,6 +23,7 @@ typedef struct mbdae_run_config {
   const char *out_dir;  /* NULL: write no file at all */
   int plots;            /* render the model's plots (needs out_dir, gnuplot) */
   int every;            /* series.csv keeps every k-th sample (>= 1) */
+  int event_rows;       /* series.csv also gets the pre- and post-event states */
   int progress;         /* draw a progress bar on stderr */
   FILE *notes;          /* where non-fatal notes go ("gnuplot not found"); NULL: nowhere */
 } mbdae_run_config;

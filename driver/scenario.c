@@ -551,6 +551,7 @@ static int final_checks(mbdae_scenario *s, char *err, size_t errlen) {
   mbdae_solver_fields_apply(f, &s->options);
   s->plots = s->priv->output.plots;
   s->every = s->priv->output.every;
+  s->event_rows = s->priv->output.event_rows;
   if (s->kind->check) {
     mbdae_param_error pe;
     memset(&pe, 0, sizeof pe);
@@ -580,6 +581,7 @@ static int scenario_init(mbdae_scenario *s, const char *name) {
   mbdae_options_default(&s->options);
   s->plots = s->priv->output.plots;
   s->every = s->priv->output.every;
+  s->event_rows = s->priv->output.event_rows;
   return MBDAE_OK;
 }
 
@@ -667,6 +669,7 @@ int mbdae_scenario_copy(mbdae_scenario *dst, const mbdae_scenario *src) {
   dst->options = src->options;
   dst->plots = src->plots;
   dst->every = src->every;
+  dst->event_rows = src->event_rows;
   dst->path = dup_str(src->path);
   dst->stem = dup_str(src->stem);
   dst->description = dup_str(src->description);

@@ -37,6 +37,7 @@ typedef struct mbdae_scenario {
   char *out_dir;                  /* `output.dir`, NULL when absent */
   int plots;                      /* `output.plots` (default true) */
   int every;                      /* `output.every` (default 1) */
+  int event_rows;                 /* `output.event_rows` (default true) */
   mbdae_scenario_priv *priv;      /* key lines, raw solver fields */
 } mbdae_scenario;
 

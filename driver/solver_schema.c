@@ -67,6 +67,8 @@ const mbdae_param_spec mbdae_output_specs[] = {
    0, "", "render the model's PNG plots with gnuplot (when installed)"},
   {"every", MBDAE_PARAM_INT, offsetof(mbdae_output_fields, every), 0, 1, 1, INT_MAX, 0,
    NULL, 0, "", "write every k-th output sample to series.csv"},
+  {"event_rows", MBDAE_PARAM_BOOL, offsetof(mbdae_output_fields, event_rows), 0, 1, 0, 1, 0,
+   NULL, 0, "", "also write the pre- and post-event states to series.csv (events.csv has every event)"},
 };
 const int mbdae_output_nspecs = (int)(sizeof mbdae_output_specs / sizeof mbdae_output_specs[0]);
 

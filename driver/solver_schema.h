@@ -21,6 +21,7 @@ typedef struct mbdae_solver_fields {
 typedef struct mbdae_output_fields {
   int plots;
   int every;
+  int event_rows;
 } mbdae_output_fields;
 
 extern const mbdae_param_spec mbdae_solver_specs[];

@@ -162,6 +162,33 @@ static void test_every_and_methods(void) {
   }
 }
 
+/* output.event_rows = false: series.csv holds the output grid only (t = 0,
+ * 0.1, ..., 3: 31 rows), events.csv still every event. */
+static void test_no_event_rows(void) {
+  const char *sets[] = {"output.event_rows=false"};
+  mbdae_scenario s;
+  CU_ASSERT_EQUAL_FATAL(load_toy(&s, sets, 1), MBDAE_OK);
+  const char *dir = mbdae_test_tmpdir("run-noevrows");
+  mbdae_run_config cfg;
+  mbdae_run_config_default(&cfg, &s);
+  CU_ASSERT_EQUAL(cfg.event_rows, 0);
+  cfg.out_dir = dir;
+  cfg.plots = 0;
+  mbdae_run_result r;
+  char err[1024];
+  CU_ASSERT_EQUAL_FATAL(mbdae_scenario_run(&s, &cfg, &r, err, sizeof err), MBDAE_OK);
+  CU_ASSERT_EQUAL(r.events, 3);
+  char *series = slurp(dir, "series.csv"), *events = slurp(dir, "events.csv");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(series);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(events);
+  CU_ASSERT_EQUAL(csv_check(series, 3), 31);
+  CU_ASSERT_PTR_NULL(strstr(series, "\n0.693")); /* no pre-event row */
+  CU_ASSERT_EQUAL(csv_check(events, 11), 3); /* every event */
+  free(series);
+  free(events);
+  mbdae_scenario_free(&s);
+}
+
 static void test_no_files(void) {
   mbdae_scenario s;
   CU_ASSERT_EQUAL_FATAL(load_toy(&s, NULL, 0), MBDAE_OK);
@@ -379,6 +406,7 @@ int main(void) {
   static const mbdae_test tests[] = {
     {"run writes series/events/summary", test_run_files},
     {"output.every and every method", test_every_and_methods},
+    {"output.event_rows = false: grid rows only", test_no_event_rows},
     {"no files (sweep mode)", test_no_files},
     {"solver failure keeps valid files", test_failure_keeps_valid_files},
     {"failure keeps the last state with output.every", test_failure_keeps_last_state},
