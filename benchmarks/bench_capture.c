@@ -12,7 +12,7 @@
  * and meets it at about t = 1.3 s.
  *
  * Usage: bench_capture N METHOD T_END TOL [--save FILE] [--ref FILE]
- *                      [--cpu-limit SEC] [--dt-out DT]
+ *                      [--cpu-limit SEC] [--dt-out DT] [--ordering ORD]
  *   METHOD: rk4 | cvode-adams | cvode-bdf | ida (IDA uses KLU).
  *   TOL: the fixed step for RK4, else rtol (atol = 1e-2 rtol, as the demo).
  *   --save writes the final positions of the net points and body vertices
@@ -71,10 +71,11 @@ static double *positions(const capture_model *m, const double *y, int *npos) {
 int main(int argc, char **argv) {
   if (argc < 5) {
     fprintf(stderr, "usage: %s N rk4|cvode-adams|cvode-bdf|ida T_END TOL [--save FILE] "
-                    "[--ref FILE] [--cpu-limit SEC] [--dt-out DT]\n", argv[0]);
+                    "[--ref FILE] [--cpu-limit SEC] [--dt-out DT]\n"
+                    "       [--ordering amd|colamd|metis]\n", argv[0]);
     return 2;
   }
-  const char *save = NULL, *ref = NULL;
+  const char *save = NULL, *ref = NULL, *ordering = "amd";
   limit_data lim = {0.0};
   double dt_out = 0.05;
   for (int a = 5; a + 1 < argc; a += 2) {
@@ -82,6 +83,7 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[a], "--ref") == 0) ref = argv[a + 1];
     else if (strcmp(argv[a], "--cpu-limit") == 0) lim.cpu_limit = atof(argv[a + 1]);
     else if (strcmp(argv[a], "--dt-out") == 0) dt_out = atof(argv[a + 1]);
+    else if (strcmp(argv[a], "--ordering") == 0) ordering = argv[a + 1];
     else { fprintf(stderr, "unknown option %s\n", argv[a]); return 2; }
   }
   int n = atoi(argv[1]);
@@ -121,7 +123,9 @@ int main(int argc, char **argv) {
 
   int rk4 = o.method == MBDAE_METHOD_RK4;
   o.linsol = o.method == MBDAE_METHOD_IDA ? MBDAE_LINSOL_KLU : MBDAE_LINSOL_DENSE;
-  o.ordering = MBDAE_ORDERING_AMD;
+  o.ordering = strcmp(ordering, "metis") == 0    ? MBDAE_ORDERING_METIS
+               : strcmp(ordering, "colamd") == 0 ? MBDAE_ORDERING_COLAMD
+                                                 : MBDAE_ORDERING_AMD;
   o.t_end = t_end;
   o.dt_out = dt_out < t_end ? dt_out : t_end;
   o.rtol = rk4 ? 1e-9 : tol;
