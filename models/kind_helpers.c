@@ -12,6 +12,13 @@ int mbdae_columns_copy(const mbdae_column *src, int n, mbdae_column *cols,
   return k;
 }
 
+void mbdae_outcome_set(mbdae_outcome *o, const char *name, const char *unit,
+                       double value) {
+  snprintf(o->name, sizeof o->name, "%s", name);
+  snprintf(o->unit, sizeof o->unit, "%s", unit);
+  o->value = value;
+}
+
 int mbdae_param_error_build_failed(mbdae_param_error *err, const char *what,
                                    int rc) {
   if (err) {

@@ -116,6 +116,10 @@ typedef struct mbdae_model_kind {
 int mbdae_columns_copy(const mbdae_column *src, int n, mbdae_column *cols,
                        int max);
 
+/* Fill one outcome (name and unit are cut to their fields). */
+void mbdae_outcome_set(mbdae_outcome *o, const char *name, const char *unit,
+                       double value);
+
 /* The usual `create` failure report: err (may be NULL) names the key
  * "model" and says "cannot build the <what>: <status message>". Returns rc. */
 int mbdae_param_error_build_failed(mbdae_param_error *err, const char *what,

@@ -94,25 +94,18 @@ static int kind_event_columns(mbdae_model *model, mbdae_column *cols, int max) {
   return mbdae_columns_copy(ball_event_cols, BALL_NEVDATA, cols, max);
 }
 
-static void set_outcome(mbdae_outcome *o, const char *name, const char *unit,
-                        double value) {
-  snprintf(o->name, sizeof o->name, "%s", name);
-  snprintf(o->unit, sizeof o->unit, "%s", unit);
-  o->value = value;
-}
-
 static int kind_outcomes(mbdae_model *model, const double *y, const double *yp,
                          mbdae_outcome *out, int max) {
   (void)yp;
   const ball_model *m = (const ball_model *)model;
   mbdae_outcome tmp[5];
   int n = 0;
-  set_outcome(&tmp[n++], "impacts", "-", (double)m->impacts);
-  set_outcome(&tmp[n++], "final_height", "m", y[BALL_Q]);
-  set_outcome(&tmp[n++], "final_energy", "J", ball_energy(&m->p, y));
-  if (m->rest_time >= 0.0) set_outcome(&tmp[n++], "rest_time", "s", m->rest_time);
+  mbdae_outcome_set(&tmp[n++], "impacts", "-", (double)m->impacts);
+  mbdae_outcome_set(&tmp[n++], "final_height", "m", y[BALL_Q]);
+  mbdae_outcome_set(&tmp[n++], "final_energy", "J", ball_energy(&m->p, y));
+  if (m->rest_time >= 0.0) mbdae_outcome_set(&tmp[n++], "rest_time", "s", m->rest_time);
   if (m->release_time >= 0.0)
-    set_outcome(&tmp[n++], "release_time", "s", m->release_time);
+    mbdae_outcome_set(&tmp[n++], "release_time", "s", m->release_time);
   if (!out) return n;
   int k = n < max ? n : max;
   for (int i = 0; i < k; ++i) out[i] = tmp[i];

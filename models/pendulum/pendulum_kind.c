@@ -144,13 +144,6 @@ static int kind_event_columns(mbdae_model *model, mbdae_column *cols, int max) {
   return mbdae_columns_copy(pend_event_cols, PEND_NEVDATA, cols, max);
 }
 
-static void set_outcome(mbdae_outcome *o, const char *name, const char *unit,
-                        double value) {
-  snprintf(o->name, sizeof o->name, "%s", name);
-  snprintf(o->unit, sizeof o->unit, "%s", unit);
-  o->value = value;
-}
-
 static int kind_outcomes(mbdae_model *model, const double *y, const double *yp,
                          mbdae_outcome *out, int max) {
   const pendulum_model *m = (const pendulum_model *)model;
@@ -158,13 +151,13 @@ static int kind_outcomes(mbdae_model *model, const double *y, const double *yp,
   pendulum_invariants(0.0, y, yp, inv, (void *)model);
   mbdae_outcome tmp[5];
   int n = 0;
-  set_outcome(&tmp[n++], "crossings", "-", (double)m->crossings);
+  mbdae_outcome_set(&tmp[n++], "crossings", "-", (double)m->crossings);
   if (m->crossings >= 2)
-    set_outcome(&tmp[n++], "period", "s",
+    mbdae_outcome_set(&tmp[n++], "period", "s",
                 (m->last_crossing - m->first_crossing) / (double)(m->crossings - 1));
-  set_outcome(&tmp[n++], "final_energy_error", "-", energy_error(m, y));
-  set_outcome(&tmp[n++], "final_phi", "m", inv[PEND_INV_PHI]);
-  set_outcome(&tmp[n++], "final_phi_dot", "m/s", inv[PEND_INV_PHIDOT]);
+  mbdae_outcome_set(&tmp[n++], "final_energy_error", "-", energy_error(m, y));
+  mbdae_outcome_set(&tmp[n++], "final_phi", "m", inv[PEND_INV_PHI]);
+  mbdae_outcome_set(&tmp[n++], "final_phi_dot", "m/s", inv[PEND_INV_PHIDOT]);
   if (!out) return n;
   int k = n < max ? n : max;
   for (int i = 0; i < k; ++i) out[i] = tmp[i];

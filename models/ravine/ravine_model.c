@@ -602,12 +602,6 @@ static int event_columns(mbdae_model *model, mbdae_column *cols, int max) {
   return copy_cols(ravine_evcols, NEVDATA, cols, max);
 }
 
-static void set_out(mbdae_outcome *o, const char *name, const char *unit, double v) {
-  snprintf(o->name, sizeof o->name, "%s", name);
-  snprintf(o->unit, sizeof o->unit, "%s", unit);
-  o->value = v;
-}
-
 static int outcomes(mbdae_model *model, const double *y, const double *yp,
                     mbdae_outcome *out, int max) {
   (void)yp;
@@ -616,17 +610,17 @@ static int outcomes(mbdae_model *model, const double *y, const double *yp,
   double h = M->h_seen ? M->h_max : y[1] - M->s.b - M->T.y_top;
   mbdae_outcome tmp[12];
   int n = 0;
-  set_out(&tmp[n++], "crossed", "-", (double)M->crossed);
-  set_out(&tmp[n++], "max_height", "m", h);
-  set_out(&tmp[n++], "t_cross", "s", M->crossed ? M->t_cross : -1.0);
-  set_out(&tmp[n++], "rebound", "-", (double)M->rebound);
-  set_out(&tmp[n++], "impacts", "-", (double)M->n_impacts);
-  set_out(&tmp[n++], "impacts_stick", "-", (double)M->n_stick);
-  set_out(&tmp[n++], "impacts_slip", "-", (double)M->n_slip);
-  set_out(&tmp[n++], "mode_changes", "-", (double)M->n_modes);
-  set_out(&tmp[n++], "final_mode", "-", (double)M->c.mode + (M->c.vertex ? 10.0 : 0.0));
-  set_out(&tmp[n++], "x_final", "m", y[0]);
-  set_out(&tmp[n++], "energy_lost", "J", M->E0 - energy(M, y));
+  mbdae_outcome_set(&tmp[n++], "crossed", "-", (double)M->crossed);
+  mbdae_outcome_set(&tmp[n++], "max_height", "m", h);
+  mbdae_outcome_set(&tmp[n++], "t_cross", "s", M->crossed ? M->t_cross : -1.0);
+  mbdae_outcome_set(&tmp[n++], "rebound", "-", (double)M->rebound);
+  mbdae_outcome_set(&tmp[n++], "impacts", "-", (double)M->n_impacts);
+  mbdae_outcome_set(&tmp[n++], "impacts_stick", "-", (double)M->n_stick);
+  mbdae_outcome_set(&tmp[n++], "impacts_slip", "-", (double)M->n_slip);
+  mbdae_outcome_set(&tmp[n++], "mode_changes", "-", (double)M->n_modes);
+  mbdae_outcome_set(&tmp[n++], "final_mode", "-", (double)M->c.mode + (M->c.vertex ? 10.0 : 0.0));
+  mbdae_outcome_set(&tmp[n++], "x_final", "m", y[0]);
+  mbdae_outcome_set(&tmp[n++], "energy_lost", "J", M->E0 - energy(M, y));
   if (!out) return n;
   int k = n < max ? n : max;
   for (int i = 0; i < k; ++i) out[i] = tmp[i];

@@ -232,13 +232,6 @@ static int kind_output_row(mbdae_model *model, double t, const double *y,
   return 0;
 }
 
-static void set_outcome(mbdae_outcome *o, const char *name, const char *unit,
-                        double value) {
-  snprintf(o->name, sizeof o->name, "%s", name);
-  snprintf(o->unit, sizeof o->unit, "%s", unit);
-  o->value = value;
-}
-
 static int kind_outcomes(mbdae_model *model, const double *y, const double *yp,
                          mbdae_outcome *out, int max) {
   (void)yp;
@@ -252,21 +245,21 @@ static int kind_outcomes(mbdae_model *model, const double *y, const double *yp,
   const double r2d = 180.0 / 3.14159265358979323846;
   if (rover_steady_state(&m->p, m->p.wind_speed, &ss) == MBDAE_OK) {
     double wr[7], wi[7], mx = -HUGE_VAL;
-    set_outcome(&tmp[n++], "steady_speed", "m/s", ss.speed);
-    set_outcome(&tmp[n++], "steady_theta_p", "deg", ss.theta_p * r2d);
-    set_outcome(&tmp[n++], "steady_power", "W", ss.power);
+    mbdae_outcome_set(&tmp[n++], "steady_speed", "m/s", ss.speed);
+    mbdae_outcome_set(&tmp[n++], "steady_theta_p", "deg", ss.theta_p * r2d);
+    mbdae_outcome_set(&tmp[n++], "steady_power", "W", ss.power);
     if (rover_steady_eigen(&m->p, m->p.wind_speed, wr, wi) == MBDAE_OK) {
       for (int i = 0; i < 7; ++i) if (wr[i] > mx) mx = wr[i];
-      set_outcome(&tmp[n++], "steady_max_real_eig", "1/s", mx);
-      set_outcome(&tmp[n++], "steady_stable", "-", mx < 0 ? 1.0 : 0.0);
+      mbdae_outcome_set(&tmp[n++], "steady_max_real_eig", "1/s", mx);
+      mbdae_outcome_set(&tmp[n++], "steady_stable", "-", mx < 0 ? 1.0 : 0.0);
     }
   }
-  set_outcome(&tmp[n++], "final_speed", "m/s", sqrt(s.v[0] * s.v[0] + s.v[1] * s.v[1]));
-  set_outcome(&tmp[n++], "final_power", "W", m->p.b_p * s.phidot * s.phidot);
-  set_outcome(&tmp[n++], "energy_generated", "J", s.e_gen);
-  set_outcome(&tmp[n++], "final_x", "m", s.pos[0]);
-  set_outcome(&tmp[n++], "final_y", "m", s.pos[1]);
-  set_outcome(&tmp[n++], "initial_projection", "-", m->projection);
+  mbdae_outcome_set(&tmp[n++], "final_speed", "m/s", sqrt(s.v[0] * s.v[0] + s.v[1] * s.v[1]));
+  mbdae_outcome_set(&tmp[n++], "final_power", "W", m->p.b_p * s.phidot * s.phidot);
+  mbdae_outcome_set(&tmp[n++], "energy_generated", "J", s.e_gen);
+  mbdae_outcome_set(&tmp[n++], "final_x", "m", s.pos[0]);
+  mbdae_outcome_set(&tmp[n++], "final_y", "m", s.pos[1]);
+  mbdae_outcome_set(&tmp[n++], "initial_projection", "-", m->projection);
   if (!out) return n;
   int k = n < max ? n : max;
   for (int i = 0; i < k; ++i) out[i] = tmp[i];

@@ -195,12 +195,6 @@ static int kind_event_columns(mbdae_model *model, mbdae_column *cols, int max) {
   return k;
 }
 
-static void set_outcome(mbdae_outcome *o, const char *name, const char *unit, double v) {
-  snprintf(o->name, sizeof o->name, "%s", name);
-  snprintf(o->unit, sizeof o->unit, "%s", unit);
-  o->value = v;
-}
-
 static int kind_outcomes(mbdae_model *model, const double *y, const double *yp,
                          mbdae_outcome *out, int max) {
   (void)yp;
@@ -208,13 +202,13 @@ static int kind_outcomes(mbdae_model *model, const double *y, const double *yp,
   mbdae_outcome tmp[7];
   int n = 0, taut = 0;
   for (int s = 0; s < m->net->ns; ++s) taut += m->net->taut[s];
-  set_outcome(&tmp[n++], "final_energy", "J", snm_energy(m, y));
-  set_outcome(&tmp[n++], "energy_lost_in_impacts", "J", m->energy_lost);
-  set_outcome(&tmp[n++], "impacts", "-", (double)m->impacts);
-  set_outcome(&tmp[n++], "releases", "-", (double)m->releases);
-  set_outcome(&tmp[n++], "activations", "-", (double)m->activations);
-  set_outcome(&tmp[n++], "final_taut_strings", "-", (double)taut);
-  set_outcome(&tmp[n++], "max_phi_rel_sampled", "-", m->max_phi);
+  mbdae_outcome_set(&tmp[n++], "final_energy", "J", snm_energy(m, y));
+  mbdae_outcome_set(&tmp[n++], "energy_lost_in_impacts", "J", m->energy_lost);
+  mbdae_outcome_set(&tmp[n++], "impacts", "-", (double)m->impacts);
+  mbdae_outcome_set(&tmp[n++], "releases", "-", (double)m->releases);
+  mbdae_outcome_set(&tmp[n++], "activations", "-", (double)m->activations);
+  mbdae_outcome_set(&tmp[n++], "final_taut_strings", "-", (double)taut);
+  mbdae_outcome_set(&tmp[n++], "max_phi_rel_sampled", "-", m->max_phi);
   if (!out) return n;
   int k = n < max ? n : max;
   for (int a = 0; a < k; ++a) out[a] = tmp[a];

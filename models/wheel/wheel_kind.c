@@ -132,28 +132,21 @@ static int kind_event_columns(mbdae_model *model, mbdae_column *cols, int max) {
   return mbdae_columns_copy(wheel_event_cols, WHEEL_NEVDATA, cols, max);
 }
 
-static void set_outcome(mbdae_outcome *o, const char *name, const char *unit,
-                        double value) {
-  snprintf(o->name, sizeof o->name, "%s", name);
-  snprintf(o->unit, sizeof o->unit, "%s", unit);
-  o->value = value;
-}
-
 static int kind_outcomes(mbdae_model *model, const double *y, const double *yp,
                          mbdae_outcome *out, int max) {
   (void)yp;
   const wheel_model *w = (const wheel_model *)model;
   mbdae_outcome tmp[9];
   int n = 0;
-  set_outcome(&tmp[n++], "collisions", "-", (double)w->collisions);
-  set_outcome(&tmp[n++], "transitions", "-", (double)w->transitions);
-  set_outcome(&tmp[n++], "max_cases_per_collision", "-", (double)w->max_cases);
-  set_outcome(&tmp[n++], "max_energy_gain_at_collision", "J", w->max_energy_gain);
-  set_outcome(&tmp[n++], "final_x", "m", y[WHEEL_X]);
-  set_outcome(&tmp[n++], "final_y", "m", y[WHEEL_Y]);
-  set_outcome(&tmp[n++], "final_phi", "rad", y[WHEEL_PHI]);
-  set_outcome(&tmp[n++], "final_energy", "J", wheel_energy(&w->p, y));
-  set_outcome(&tmp[n++], "final_contact", "-", (double)contact_code(w));
+  mbdae_outcome_set(&tmp[n++], "collisions", "-", (double)w->collisions);
+  mbdae_outcome_set(&tmp[n++], "transitions", "-", (double)w->transitions);
+  mbdae_outcome_set(&tmp[n++], "max_cases_per_collision", "-", (double)w->max_cases);
+  mbdae_outcome_set(&tmp[n++], "max_energy_gain_at_collision", "J", w->max_energy_gain);
+  mbdae_outcome_set(&tmp[n++], "final_x", "m", y[WHEEL_X]);
+  mbdae_outcome_set(&tmp[n++], "final_y", "m", y[WHEEL_Y]);
+  mbdae_outcome_set(&tmp[n++], "final_phi", "rad", y[WHEEL_PHI]);
+  mbdae_outcome_set(&tmp[n++], "final_energy", "J", wheel_energy(&w->p, y));
+  mbdae_outcome_set(&tmp[n++], "final_contact", "-", (double)contact_code(w));
   if (!out) return n;
   int k = n < max ? n : max;
   for (int i = 0; i < k; ++i) out[i] = tmp[i];
