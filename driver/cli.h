@@ -7,6 +7,7 @@
 enum { MBDAE_EXIT_OK = 0, MBDAE_EXIT_FAILURE = 1, MBDAE_EXIT_USAGE = 2 };
 
 int mbdae_cmd_run(int argc, char **argv);
+int mbdae_cmd_resume(int argc, char **argv);
 int mbdae_cmd_list(int argc, char **argv);
 int mbdae_cmd_validate(int argc, char **argv);
 

@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "list_markdown.h"
 #include "mbdae/model.h"
 #include "param_schema.h"
 #include "scenario.h"
@@ -19,15 +21,54 @@
 #define MBDAE_SCENARIO_DIR "scenarios"
 #endif
 
+/* The shipped scenarios: $MBDAE_SCENARIO_DIR when set; else, for an
+ * installed `mbdae`, <directory of the executable>/MBDAE_SCENARIO_RELDIR
+ * (bindir -> datadir/mbdae/scenarios, cmake/Install.cmake) when that
+ * directory exists, so an installed tree works wherever it is put; else the
+ * compiled-in source tree's directory (a build-tree binary). */
+static const char *scenario_dir(char *buf, size_t len) {
+  const char *env = getenv("MBDAE_SCENARIO_DIR");
+  if (env && *env) return env;
+#ifdef MBDAE_SCENARIO_RELDIR
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash) {
+      *slash = '\0';
+      char rel[PATH_MAX + 64], real[PATH_MAX];
+      int w = snprintf(rel, sizeof rel, "%s/%s", exe, MBDAE_SCENARIO_RELDIR);
+      if (w > 0 && (size_t)w < sizeof rel && realpath(rel, real) &&
+          strlen(real) < len) {
+        DIR *d = opendir(real);
+        if (d) {
+          closedir(d);
+          memcpy(buf, real, strlen(real) + 1);
+          return buf;
+        }
+      }
+    }
+  }
+#else
+  (void)buf;
+  (void)len;
+#endif
+  return MBDAE_SCENARIO_DIR;
+}
+
 static const char usage[] =
-  "usage: mbdae list [--params MODEL | --solver]\n"
+  "usage: mbdae list [--params MODEL | --solver | --markdown]\n"
   "\n"
   "Without options: the model kinds with their summaries, and the scenario\n"
-  "files shipped in " MBDAE_SCENARIO_DIR " and in ./scenarios.\n"
+  "files shipped with mbdae (the source tree's or the installed scenarios/,\n"
+  "or $MBDAE_SCENARIO_DIR when set) and in ./scenarios.\n"
   "\n"
   "  -p, --params MODEL  the parameter schema of MODEL: key, type, default,\n"
   "                      range, unit, description\n"
   "  -S, --solver        the keys of the solver: and output: sections\n"
+  "  -m, --markdown      every section's keys and every model's parameters as\n"
+  "                      Markdown (doc/scenario-reference.md is this output)\n"
   "  -h, --help          this help\n";
 
 static void print_specs(const char *title, const mbdae_param_spec *specs, int n, int solver,
@@ -120,6 +161,7 @@ static int same_dir(const char *a, const char *b) {
 
 int mbdae_cmd_list(int argc, char **argv) {
   static const struct option longopts[] = {{"params", required_argument, NULL, 'p'},
+                                           {"markdown", no_argument, NULL, 'm'},
                                            {"solver", no_argument, NULL, 'S'},
                                            {"help", no_argument, NULL, 'h'},
                                            {NULL, 0, NULL, 0}};
@@ -127,10 +169,12 @@ int mbdae_cmd_list(int argc, char **argv) {
   int solver = 0, ch;
   optind = 1;
   opterr = 0;
-  while ((ch = getopt_long(argc, argv, ":p:Sh", longopts, NULL)) != -1) {
+  int markdown = 0;
+  while ((ch = getopt_long(argc, argv, ":p:Smh", longopts, NULL)) != -1) {
     switch (ch) {
     case 'p': model = optarg; break;
     case 'S': solver = 1; break;
+    case 'm': markdown = 1; break;
     case 'h': fputs(usage, stdout); return MBDAE_EXIT_OK;
     case ':':
       fprintf(stderr, "mbdae list: option '%s' needs a value (see mbdae list --help)\n",
@@ -158,6 +202,9 @@ int mbdae_cmd_list(int argc, char **argv) {
     print_specs(title, k->params, k->nparams, 0, NULL);
     return MBDAE_EXIT_OK;
   }
+  if (markdown)
+    return mbdae_list_markdown(stdout) == 0 && fflush(stdout) == 0 ? MBDAE_EXIT_OK
+                                                                   : MBDAE_EXIT_FAILURE;
   if (solver) {
     char dir[256];
     snprintf(dir, sizeof dir, "  %-18s %-11s %-14s %-28s %-8s %s\n", "dir", "string",
@@ -172,8 +219,10 @@ int mbdae_cmd_list(int argc, char **argv) {
     printf("  %-18s %s\n", mbdae_model_kinds[i]->name,
            mbdae_model_kinds[i]->summary ? mbdae_model_kinds[i]->summary : "");
   if (!nk) printf("  (none)\n");
-  list_dir(MBDAE_SCENARIO_DIR);
-  if (!same_dir("scenarios", MBDAE_SCENARIO_DIR)) {
+  char dirbuf[PATH_MAX + 64];
+  const char *shipped = scenario_dir(dirbuf, sizeof dirbuf);
+  list_dir(shipped);
+  if (!same_dir("scenarios", shipped)) {
     DIR *d = opendir("scenarios");
     if (d) {
       closedir(d);

@@ -1,5 +1,5 @@
 /* cmd_run.c - `mbdae run SCENARIO [--out DIR] [--quiet] [--set KEY=VALUE]...
- * [--no-plots]`: load and check the scenario, run it, write the output
+ * [--no-plots] [--format csv|mat|both]`: load and check the scenario, run it, write the output
  * directory. Exit 0 ok, 1 run failure, 2 bad input. */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "interrupt.h"
 #include "mbdae/status.h"
 #include "progress.h"
 #include "run.h"
@@ -15,6 +16,7 @@
 
 static const char usage[] =
   "usage: mbdae run SCENARIO [--out DIR] [--quiet] [--set KEY=VALUE]... [--no-plots]\n"
+  "                 [--format csv|mat|both]\n"
   "\n"
   "Check SCENARIO (a YAML file, see doc/scenario-format.md) against its schema,\n"
   "run it, and write DIR/series.csv, DIR/events.csv, DIR/summary.json and the\n"
@@ -27,19 +29,62 @@ static const char usage[] =
   "  -q, --quiet          no progress bar, notes or final line (errors still go\n"
   "                       to stderr)\n"
   "      --no-plots       do not render PNG plots\n"
+  "  -f, --format F       csv (series.csv, events.csv), mat (results.mat for\n"
+  "                       MATLAB/Octave) or both; same as --set output.format=F\n"
+  "      --checkpoint-every T\n"
+  "                       integrate in segments of T simulated seconds (whole\n"
+  "                       output intervals) and checkpoint DIR/checkpoint.bin at\n"
+  "                       each boundary; `mbdae resume DIR` continues a killed\n"
+  "                       run with byte-identical output (doc/checkpoint.md)\n"
   "  -h, --help           this help\n"
+  "\n"
+  "SIGINT/SIGTERM stop the run at the next output sample, leave a checkpoint\n"
+  "and summary.json \"interrupted\" and exit 130/143; `mbdae resume DIR` goes on.\n"
   "\n"
   "Exit codes: 0 ok, 1 the run failed (summary.json says why), 2 bad input\n"
   "(one line FILE:LINE: key '...': reason on stderr; nothing written).\n";
+
+/* The whole file as a string, or NULL (the loader then reports why). */
+static char *read_text(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  size_t cap = 4096, n = 0;
+  char *buf = malloc(cap);
+  while (buf) {
+    if (n + 1 >= cap) {
+      char *b = realloc(buf, cap *= 2);
+      if (!b) {
+        free(buf);
+        buf = NULL;
+        break;
+      }
+      buf = b;
+    }
+    size_t k = fread(buf + n, 1, cap - n - 1, f);
+    n += k;
+    if (k == 0) break;
+  }
+  if (buf && (ferror(f) || memchr(buf, '\0', n))) {
+    free(buf);
+    buf = NULL;
+  }
+  fclose(f);
+  if (buf) buf[n] = '\0';
+  return buf;
+}
 
 int mbdae_cmd_run(int argc, char **argv) {
   static const struct option longopts[] = {
     {"out", required_argument, NULL, 'o'}, {"set", required_argument, NULL, 's'},
     {"quiet", no_argument, NULL, 'q'},     {"no-plots", no_argument, NULL, 'P'},
-    {"help", no_argument, NULL, 'h'},      {NULL, 0, NULL, 0}};
+    {"help", no_argument, NULL, 'h'},      {"format", required_argument, NULL, 'f'},
+    {"checkpoint-every", required_argument, NULL, 'C'},
+    {NULL, 0, NULL, 0}};
+  double checkpoint_every = 0.0;
   const char *out = NULL;
   int quiet = 0, no_plots = 0, nset = 0;
   const char **sets = calloc((size_t)argc + 1, sizeof *sets);
+  const char *format = NULL; /* --format F: applied as the last override */
   if (!sets) return MBDAE_EXIT_FAILURE;
   optind = 1;
   opterr = 0;
@@ -47,7 +92,7 @@ int mbdae_cmd_run(int argc, char **argv) {
   /* "+": stop at each non-option, so options may come before or after
    * the scenario whatever POSIXLY_CORRECT says */
   while (optind < argc) {
-    int ch = getopt_long(argc, argv, "+:o:s:qh", longopts, NULL);
+    int ch = getopt_long(argc, argv, "+:o:s:f:qh", longopts, NULL);
     if (ch == -1) {
       if (optind >= argc) break; /* a trailing "--" */
       if (path) {
@@ -64,6 +109,18 @@ int mbdae_cmd_run(int argc, char **argv) {
     case 's': sets[nset++] = optarg; break;
     case 'q': quiet = 1; break;
     case 'P': no_plots = 1; break;
+    case 'f': format = optarg; break;
+    case 'C': {
+      char *end = NULL;
+      checkpoint_every = strtod(optarg, &end);
+      if (!end || end == optarg || *end || !(checkpoint_every > 0.0) ||
+          checkpoint_every > 1e300) {
+        fprintf(stderr, "mbdae run: --checkpoint-every needs a positive time, not '%s'\n", optarg);
+        free(sets);
+        return MBDAE_EXIT_USAGE;
+      }
+      break;
+    }
     case 'h':
       fputs(usage, stdout);
       free(sets);
@@ -80,6 +137,12 @@ int mbdae_cmd_run(int argc, char **argv) {
       return MBDAE_EXIT_USAGE;
     }
   }
+  /* from here on SIGINT/SIGTERM only set a flag: a signal that arrives while
+   * the scenario loads stops the run at its first sample */
+  if (mbdae_interrupt_install() != 0) {
+    free(sets);
+    return MBDAE_EXIT_FAILURE;
+  }
   if (!path) {
     fprintf(stderr, "mbdae run: missing SCENARIO (see mbdae run --help)\n");
     free(sets);
@@ -92,10 +155,27 @@ int mbdae_cmd_run(int argc, char **argv) {
   }
   char err[1024];
   mbdae_scenario s;
-  int rc = mbdae_scenario_load(path, sets, nset, &s, err, sizeof err);
-  free(sets);
+  char *format_set = NULL; /* "output.format=F", checked by the schema like any --set */
+  if (format) {
+    size_t n = strlen(format) + sizeof "output.format=";
+    format_set = malloc(n);
+    if (!format_set) {
+      free(sets);
+      return MBDAE_EXIT_FAILURE;
+    }
+    snprintf(format_set, n, "output.format=%s", format);
+    sets[nset++] = format_set;
+  }
+  /* the text itself is run (and kept in checkpoints, so `mbdae resume`
+   * does not depend on the file staying as it was) */
+  char *text = read_text(path);
+  int rc = text ? mbdae_scenario_load_string(NULL, path, text, sets, nset, &s, err, sizeof err)
+                : mbdae_scenario_load(path, sets, nset, &s, err, sizeof err);
   if (rc) {
     fprintf(stderr, "%s\n", err);
+    free(text);
+    free(sets);
+    free(format_set);
     return rc == MBDAE_ERR_MEMORY ? MBDAE_EXIT_FAILURE : MBDAE_EXIT_USAGE;
   }
   char defdir[4096];
@@ -110,14 +190,25 @@ int mbdae_cmd_run(int argc, char **argv) {
   cfg.plots = s.plots && !no_plots;
   cfg.progress = mbdae_progress_wanted(quiet);
   cfg.notes = quiet ? NULL : stderr;
+  cfg.checkpoint_every = checkpoint_every;
+  cfg.interrupt = &mbdae_interrupt_signal;
+  cfg.scenario_text = text;
+  cfg.sets = sets;
+  cfg.nsets = nset;
   mbdae_run_result *res = malloc(sizeof *res);
   if (!res) {
+    free(text);
+    free(sets);
+    free(format_set);
     mbdae_scenario_free(&s);
     return MBDAE_EXIT_FAILURE;
   }
   rc = mbdae_scenario_run(&s, &cfg, res, err, sizeof err);
   int code;
-  if (rc == MBDAE_ERR_SCENARIO) {
+  if (res->interrupted && (rc == MBDAE_OK || rc == MBDAE_STOPPED)) {
+    fprintf(stderr, "mbdae run: %s [output in %s]\n", res->message, out);
+    code = mbdae_interrupt_exit_code();
+  } else if (rc == MBDAE_ERR_SCENARIO) {
     fprintf(stderr, "%s\n", err);
     code = MBDAE_EXIT_USAGE;
   } else if (rc == MBDAE_OK || rc == MBDAE_STOPPED) {
@@ -135,6 +226,9 @@ int mbdae_cmd_run(int argc, char **argv) {
     code = MBDAE_EXIT_FAILURE;
   }
   free(res);
+  free(text);
+  free(sets);
+  free(format_set);
   mbdae_scenario_free(&s);
   return code;
 }

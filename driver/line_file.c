@@ -6,7 +6,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "mbdae/status.h"
 
@@ -18,8 +21,10 @@ static double now(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-int mbdae_line_file_open(mbdae_line_file *lf, const char *dir, const char *name,
-                         char *err, size_t errlen) {
+/* length < 0: create (truncate) the file; else keep its first length bytes
+ * and append (resume from a checkpoint). */
+static int open_at(mbdae_line_file *lf, const char *dir, const char *name, long long length,
+                   char *err, size_t errlen) {
   memset(lf, 0, sizeof *lf);
   size_t n = strlen(dir) + strlen(name) + 2;
   char *path = malloc(n);
@@ -28,7 +33,22 @@ int mbdae_line_file_open(mbdae_line_file *lf, const char *dir, const char *name,
     return MBDAE_ERR_MEMORY;
   }
   snprintf(path, n, "%s/%s", dir, name);
-  lf->f = fopen(path, "w");
+  if (length >= 0) {
+    struct stat st;
+    if (stat(path, &st) != 0 || (long long)st.st_size < length) {
+      if (err && errlen)
+        snprintf(err, errlen, "cannot resume %s: %s (the checkpoint needs %lld bytes)", path,
+                 errno ? strerror(errno) : "shorter than at the checkpoint", length);
+      free(path);
+      return MBDAE_ERR_IO;
+    }
+    if (truncate(path, (off_t)length) != 0) {
+      if (err && errlen) snprintf(err, errlen, "cannot truncate %s: %s", path, strerror(errno));
+      free(path);
+      return MBDAE_ERR_IO;
+    }
+  }
+  lf->f = fopen(path, length >= 0 ? "a" : "w");
   if (!lf->f) {
     if (err && errlen) snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
     free(path);
@@ -44,6 +64,30 @@ int mbdae_line_file_open(mbdae_line_file *lf, const char *dir, const char *name,
     return MBDAE_ERR_MEMORY;
   }
   lf->last_flush = now();
+  return MBDAE_OK;
+}
+
+int mbdae_line_file_open(mbdae_line_file *lf, const char *dir, const char *name,
+                         char *err, size_t errlen) {
+  return open_at(lf, dir, name, -1, err, errlen);
+}
+
+int mbdae_line_file_reopen(mbdae_line_file *lf, const char *dir, const char *name,
+                           long long length, char *err, size_t errlen) {
+  if (length < 0) {
+    if (err && errlen) snprintf(err, errlen, "negative length for %s/%s", dir, name);
+    return MBDAE_ERR_ARGUMENT;
+  }
+  errno = 0;
+  return open_at(lf, dir, name, length, err, errlen);
+}
+
+int mbdae_line_file_sync(mbdae_line_file *lf, long long *length) {
+  if (mbdae_line_file_flush(lf)) return MBDAE_ERR_IO;
+  if (fsync(fileno(lf->f)) != 0) return MBDAE_ERR_IO;
+  off_t pos = lseek(fileno(lf->f), 0, SEEK_END);
+  if (pos < 0) return MBDAE_ERR_IO;
+  *length = (long long)pos;
   return MBDAE_OK;
 }
 

@@ -23,6 +23,13 @@ typedef struct mbdae_line_file {
 int mbdae_line_file_open(mbdae_line_file *lf, const char *dir, const char *name,
                          char *err, size_t errlen);
 
+/* Resume DIR/NAME from a checkpoint: keep its first length bytes (MBDAE_ERR_IO
+ * when the file is shorter) and append. */
+int mbdae_line_file_reopen(mbdae_line_file *lf, const char *dir, const char *name,
+                           long long length, char *err, size_t errlen);
+/* Flush and fsync everything handed over; *length = the file's size. */
+int mbdae_line_file_sync(mbdae_line_file *lf, long long *length);
+
 /* Append to the current row. */
 void mbdae_line_file_puts(mbdae_line_file *lf, const char *s);
 void mbdae_line_file_printf(mbdae_line_file *lf, const char *fmt, ...);

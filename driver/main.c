@@ -12,6 +12,7 @@ static const char usage[] =
   "\n"
   "commands:\n"
   "  run SCENARIO   check and run a scenario file, write its output directory\n"
+  "  resume RUNDIR  continue a checkpointed or interrupted run (doc/checkpoint.md)\n"
   "  list           model kinds, shipped scenarios, parameter schemas\n"
   "  validate       run the validation cases and print the comparison table\n"
   "  sweep STUDY    run a parameter study over a base scenario (doc/sweep.md)\n"
@@ -30,6 +31,7 @@ int main(int argc, char **argv) {
     return MBDAE_EXIT_OK;
   }
   if (!strcmp(cmd, "run")) return mbdae_cmd_run(argc - 1, argv + 1);
+  if (!strcmp(cmd, "resume")) return mbdae_cmd_resume(argc - 1, argv + 1);
   if (!strcmp(cmd, "list")) return mbdae_cmd_list(argc - 1, argv + 1);
   if (!strcmp(cmd, "validate")) return mbdae_cmd_validate(argc - 1, argv + 1);
   if (!strcmp(cmd, "sweep")) return mbdae_cmd_sweep(argc - 1, argv + 1);

@@ -11,15 +11,17 @@
 #include <string.h>
 #include <time.h>
 
+#include "checkpoint.h"
 #include "mbdae/status.h"
 #include "output_dir.h"
 #include "progress.h"
+#include "solver_schema.h"
 #include "writer.h"
 #include "writer_vtk.h"
 
 static const mbdae_writer_ops *const writers[] = {
   &mbdae_writer_series_csv, &mbdae_writer_events_csv, &mbdae_writer_plots,
-  &mbdae_writer_summary_json
+  &mbdae_writer_mat, &mbdae_writer_summary_json
 };
 enum { NWRITERS = (int)(sizeof writers / sizeof writers[0]) };
 
@@ -42,6 +44,15 @@ typedef struct run_ctx {
   int last_was_sample;          /* when it was the observer's last call */
   char io_msg[512];
   mbdae_vtk *vtk;               /* VTK frames (writer_vtk.c); NULL without geometry */
+  /* checkpoints and interruption (doc/checkpoint.md) */
+  int n;                        /* state size */
+  long q;                       /* checkpoint interval in output steps (0: none) */
+  mbdae_carry carry;            /* engine state across segments */
+  mbdae_stats acc;              /* statistics summed over segments */
+  int skip_first;               /* a segment's first sample repeats the last one */
+  int interrupted;
+  mbdae_progress_bar *bar;
+  mbdae_options *run_opts;      /* the options the model's create adjusted (+ callbacks) */
 } run_ctx;
 
 const char *mbdae_run_status_word(int status) {
@@ -53,6 +64,17 @@ void mbdae_run_config_default(mbdae_run_config *c, const mbdae_scenario *s) {
   c->plots = s ? s->plots : 1;
   c->every = s && s->every > 0 ? s->every : 1;
   c->event_rows = s ? s->event_rows : 1;
+  c->format = s ? s->format : MBDAE_OUTPUT_CSV;
+}
+
+/* output.format: the CSV writers (and the plots drawn from the CSV files)
+ * and/or results.mat; summary.json always. A writer that is off is never
+ * opened, fed or finished (nor asked for checkpoints). */
+static int writer_on(const run_ctx *c, int i) {
+  int f = c->cfg->format;
+  if (writers[i] == &mbdae_writer_mat) return f == MBDAE_OUTPUT_MAT || f == MBDAE_OUTPUT_BOTH;
+  if (writers[i] == &mbdae_writer_summary_json) return 1;
+  return f != MBDAE_OUTPUT_MAT;
 }
 
 static double now(void) {
@@ -61,11 +83,23 @@ static double now(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The file of a writer that is off, left by an earlier run into the same
+ * directory (series.csv next to a new results.mat): removed, so the
+ * directory holds one run. */
+static void remove_stale(const run_ctx *c, const char *name) {
+  if (!strchr(name, '.')) return; /* "plots": no single file */
+  char path[4096];
+  int n = snprintf(path, sizeof path, "%s/%s", c->cfg->out_dir, name);
+  if (n > 0 && (size_t)n < sizeof path) remove(path);
+}
+
 static int open_writers(run_ctx *c) {
   c->opened = 1;
   int rc = mbdae_mkdir_p(c->cfg->out_dir, c->io_msg, sizeof c->io_msg);
   for (int i = 0; !rc && i < NWRITERS; ++i)
-    if (writers[i]->open) rc = writers[i]->open(&c->out, &c->state[i], c->io_msg, sizeof c->io_msg);
+    if (!writer_on(c, i)) remove_stale(c, writers[i]->name);
+    else if (writers[i]->open)
+      rc = writers[i]->open(&c->out, &c->state[i], c->io_msg, sizeof c->io_msg);
   int vtk_failed = 0;
   if (!rc) c->vtk = mbdae_vtk_open(c->s->kind->name, c->cfg->out_dir,
                                        c->s->options.dt_out, &vtk_failed);
@@ -111,11 +145,12 @@ static int make_row(run_ctx *c, double *dst, double t, const double *y, const do
 }
 
 static int put_row(run_ctx *c, const double *row) {
-  if (writers[0]->sample(c->state[0], &c->out, row)) {
-    c->io_failed = 1;
-    snprintf(c->io_msg, sizeof c->io_msg, "cannot write %s/series.csv", c->out.dir);
-    return -1;
-  }
+  for (int i = 0; i < NWRITERS; ++i)
+    if (writers[i]->sample && writer_on(c, i) && writers[i]->sample(c->state[i], &c->out, row)) {
+      c->io_failed = 1;
+      snprintf(c->io_msg, sizeof c->io_msg, "cannot write %s/%s", c->out.dir, writers[i]->name);
+      return -1;
+    }
   c->res->rows++;
   return 0;
 }
@@ -149,7 +184,7 @@ static int observer(double t, const double *y, const double *yp,
       return -1;
     c->has_held = 0;
     for (int i = 0; i < NWRITERS; ++i)
-      if (writers[i]->event && writers[i]->event(c->state[i], &c->out, ev)) {
+      if (writers[i]->event && writer_on(c, i) && writers[i]->event(c->state[i], &c->out, ev)) {
         c->io_failed = 1;
         snprintf(c->io_msg, sizeof c->io_msg, "cannot write %s/%s", c->out.dir, writers[i]->name);
         return -1;
@@ -178,6 +213,330 @@ static int observer(double t, const double *y, const double *yp,
   return 0;
 }
 
+/* ---- checkpoints and interruption (doc/checkpoint.md) ---- */
+
+/* a sample on the output grid t0 + k dt_out, or the final one: where an
+ * interruption may stop the run (never at a pre-event state) */
+static int on_grid(const run_ctx *c, double t) {
+  const mbdae_options *o = &c->s->options;
+  return t >= o->t_end || fabs(remainder(t - o->t0, o->dt_out)) <= 1e-9 * o->dt_out;
+}
+
+/* A writer that is on and keeps a file open during the run. */
+static int writer_has_file(const run_ctx *c, int i) {
+  return writers[i]->open && writer_on(c, i);
+}
+
+/* Why this run cannot be checkpointed, or NULL. */
+static const char *checkpoint_refusal(const run_ctx *c, char *buf, size_t len) {
+  const mbdae_model_kind *k = c->s->kind;
+  if (!k->state_size || !k->state_save || !k->state_load) {
+    snprintf(buf, len,
+             "model kind '%s' cannot be checkpointed yet (its kind table has no "
+             "state_size/state_save/state_load)", k->name);
+    return buf;
+  }
+  for (int i = 0; i < NWRITERS; ++i)
+    if (writer_has_file(c, i) && (!writers[i]->sync || !writers[i]->reopen)) {
+      snprintf(buf, len, "the %s writer cannot be resumed (no sync/reopen)", writers[i]->name);
+      return buf;
+    }
+  return NULL;
+}
+
+/* Save the model's internal state into a fresh buffer (*size bytes). */
+static unsigned char *model_state_bytes(run_ctx *c, size_t *size) {
+  const mbdae_model_kind *k = c->s->kind;
+  *size = k->state_size(c->model);
+  unsigned char *b = malloc(*size ? *size : 1);
+  if (b && k->state_save(c->model, b, *size) != MBDAE_OK) {
+    free(b);
+    b = NULL;
+  }
+  return b;
+}
+
+/* Write RUNDIR/checkpoint.bin for a restart at t (segment index, first
+ * sample already written or not). model: the state bytes (NULL: save now). */
+static int checkpoint_at(run_ctx *c, long segment, int skip_first, double t, const double *y,
+                         const double *yp, const unsigned char *model, size_t model_size) {
+  const mbdae_run_config *cfg = c->cfg;
+  unsigned char *own = NULL;
+  if (!model) {
+    model = own = model_state_bytes(c, &model_size);
+    if (!own) {
+      snprintf(c->io_msg, sizeof c->io_msg, "model '%s': cannot save its state",
+               c->s->kind->name);
+      c->io_failed = 1;
+      return -1;
+    }
+  }
+  mbdae_checkpoint cp;
+  memset(&cp, 0, sizeof cp);
+  cp.scenario_name = c->s->path;
+  cp.scenario_text = (char *)(cfg->scenario_text ? cfg->scenario_text : "");
+  cp.nsets = cfg->nsets;
+  cp.sets = (char **)cfg->sets;
+  cp.every_t = cfg->checkpoint_every;
+  cp.plots = cfg->plots;
+  cp.every = cfg->every;
+  cp.event_rows = cfg->event_rows;
+  cp.segment = segment;
+  cp.skip_first = skip_first;
+  cp.t = t;
+  cp.n = c->n;
+  cp.y = (double *)y;
+  cp.yp = (double *)yp;
+  cp.model_size = model_size;
+  cp.model_state = (unsigned char *)model;
+  cp.events = c->carry.events;
+  cp.window_n = c->s->options.window_events;
+  cp.window = c->carry.window;
+  cp.nroots = c->carry.nroots;
+  cp.masks = c->carry.masks;
+  cp.grid_t0 = c->carry.grid_t0;
+  cp.stats = c->acc;
+  cp.samples = c->res->samples;
+  cp.rows = c->res->rows;
+  cp.grid_k = c->grid_k;
+  cp.last_t = c->last_t;
+  cp.last_was_sample = c->last_was_sample;
+  cp.has_held = c->has_held;
+  cp.held_t = c->held_t;
+  cp.nrow = c->out.ncols;
+  cp.held = c->held;
+  cp.ninv = c->res->ninv;
+  memcpy(cp.inv, c->res->inv, sizeof cp.inv);
+  memcpy(cp.inv_seg, c->inv_seg, sizeof cp.inv_seg);
+  const double *times = NULL;
+  cp.nframes = mbdae_vtk_frames(c->vtk, &times);
+  cp.frame_times = (double *)times;
+  int rc = 0;
+  for (int i = 0; !rc && i < NWRITERS; ++i) {
+    if (!writer_has_file(c, i) || !c->state[i]) continue;
+    if (cp.nfiles == MBDAE_CHECKPOINT_MAX_FILES ||
+        writers[i]->sync(c->state[i], &cp.file_length[cp.nfiles])) {
+      snprintf(c->io_msg, sizeof c->io_msg, "cannot write %s/%s", c->out.dir, writers[i]->name);
+      rc = -1;
+      break;
+    }
+    snprintf(cp.file_name[cp.nfiles], sizeof cp.file_name[0], "%s", writers[i]->name);
+    cp.nfiles++;
+  }
+  if (!rc && mbdae_checkpoint_write(c->out.dir, &cp, c->io_msg, sizeof c->io_msg)) rc = -1;
+  if (rc) c->io_failed = 1;
+  else c->res->checkpoint_t = t;
+  free(own);
+  return rc;
+}
+
+/* Build a fresh instance of the model in the state given by its bytes, as
+ * `mbdae resume` does: create, initial_state at t0 (the set-up every run
+ * does there), state_load. */
+static int model_rebuild(run_ctx *c, const unsigned char *state, size_t size, char *why,
+                         size_t whylen) {
+  const mbdae_model_kind *k = c->s->kind;
+  mbdae_options o = c->s->options;
+  mbdae_param_error pe;
+  memset(&pe, 0, sizeof pe);
+  mbdae_model *m = NULL;
+  int rc = k->create(c->s->params, &o, &m, &pe);
+  mbdae_problem *p = (rc == MBDAE_OK && m) ? k->problem(m) : NULL;
+  int n = p ? mbdae_problem_size(p) : 0;
+  double *y = NULL, *yp = NULL;
+  if (p && n == c->n) {
+    y = calloc((size_t)n, sizeof *y);
+    yp = calloc((size_t)n, sizeof *yp);
+  }
+  if (!y || !yp) rc = rc ? rc : MBDAE_ERR_MEMORY;
+  else rc = k->initial_state(m, c->s->options.t0, y, yp);
+  if (rc == MBDAE_OK) rc = k->state_load(m, state, size);
+  free(y);
+  free(yp);
+  if (rc != MBDAE_OK || !p) {
+    snprintf(why, whylen, "model '%s': cannot rebuild its state from the checkpoint (%s)",
+             k->name, mbdae_status_message(rc ? rc : MBDAE_ERR_ARGUMENT));
+    if (m) k->destroy(&m);
+    return rc ? rc : MBDAE_ERR_ARGUMENT;
+  }
+  if (c->model) k->destroy(&c->model);
+  c->model = m;
+  c->problem = p;
+  const char *const *inv_names = NULL; /* may live in the instance */
+  if (mbdae_problem_invariant_count(p, &inv_names) >= c->out.ninv) c->out.inv_names = inv_names;
+  /* what create set in the options may point into the instance (atol_vec) */
+  mbdae_options keep = *c->run_opts;
+  *c->run_opts = o;
+  c->run_opts->observer = keep.observer;
+  c->run_opts->observer_data = keep.observer_data;
+  c->run_opts->progress = keep.progress;
+  c->run_opts->progress_data = keep.progress_data;
+  c->run_opts->carry = keep.carry;
+  return MBDAE_OK;
+}
+
+/* A segment boundary of --checkpoint-every: checkpoint, then carry on with
+ * a model rebuilt from the checkpoint's bytes, exactly what a resumed run
+ * starts from - so both take the same steps from here. */
+static int segment_boundary(run_ctx *c, long segment, double t, const double *y,
+                            const double *yp) {
+  size_t size = 0;
+  unsigned char *state = model_state_bytes(c, &size);
+  if (!state) {
+    snprintf(c->io_msg, sizeof c->io_msg, "model '%s': cannot save its state", c->s->kind->name);
+    c->io_failed = 1;
+    return MBDAE_ERR_CALLBACK;
+  }
+  int rc = checkpoint_at(c, segment, 1, t, y, yp, state, size) ? MBDAE_ERR_IO : MBDAE_OK;
+  if (rc == MBDAE_OK) rc = model_rebuild(c, state, size, c->res->message, sizeof c->res->message);
+  free(state);
+  return rc;
+}
+
+static void add_stats(mbdae_stats *a, const mbdae_stats *b) {
+  a->steps += b->steps;
+  a->rhs_evals += b->rhs_evals;
+  a->jac_evals += b->jac_evals;
+  a->lin_setups += b->lin_setups;
+  a->newton_iters += b->newton_iters;
+  a->newton_fails += b->newton_fails;
+  a->err_test_fails += b->err_test_fails;
+  a->root_evals += b->root_evals;
+  a->events += b->events;
+  a->calcic_fallbacks += b->calcic_fallbacks;
+  a->wall_time += b->wall_time;
+  a->t_reached = b->t_reached;
+  a->last_step = b->last_step;
+}
+
+/* The observer the engine sees: drops the repeated first sample of a
+ * segment, writes the first checkpoint once the files exist, and stops the
+ * run at an output sample after SIGINT/SIGTERM. */
+static int observer_segmented(double t, const double *y, const double *yp,
+                              const mbdae_event_record *ev, void *user_data) {
+  run_ctx *c = user_data;
+  if (c->skip_first) {
+    c->skip_first = 0;
+    if (!ev) return 0;
+  }
+  int was_open = c->opened;
+  int rc = observer(t, y, yp, ev, user_data);
+  if (rc == 0 && !was_open && c->opened && c->cfg->out_dir)
+    mbdae_checkpoint_remove(c->cfg->out_dir); /* a stale one of an earlier run */
+  if (rc == 0 && !was_open && c->opened && c->q > 0 &&
+      checkpoint_at(c, 0, 1, t, y, yp, NULL, 0))
+    return -1;
+  if (rc == 0 && !ev && c->cfg->interrupt && *c->cfg->interrupt && on_grid(c, t)) {
+    c->interrupted = 1;
+    return 1;
+  }
+  return rc;
+}
+
+static void progress_segmented(double t, double fraction, void *user_data) {
+  (void)fraction;
+  run_ctx *c = user_data;
+  const mbdae_options *o = &c->s->options;
+  if (c->bar) mbdae_progress_bar_update(t, (t - o->t0) / (o->t_end - o->t0), c->bar);
+}
+
+/* Integrate from t to t_end: one mbdae_run, or segments ending at
+ * t0 + (m + 1) q dt_out with a checkpoint at each boundary. */
+static int run_segments(run_ctx *c, double t, long m, double *y, double *yp) {
+  const mbdae_options *o = c->run_opts; /* re-read each segment: a rebuild renews it */
+  const mbdae_options *so = &c->s->options;
+  const double span = so->t_end - so->t0;
+  int status;
+  for (;;) {
+    mbdae_options seg = *o;
+    seg.t0 = t;
+    seg.t_end = so->t_end;
+    if (c->q > 0) {
+      double b = c->carry.grid_t0 + (double)((m + 1) * c->q) * so->dt_out;
+      if (b < so->t_end - 1e-12 * span) seg.t_end = b;
+    }
+    seg.carry = &c->carry;
+    mbdae_stats st;
+    status = mbdae_run(c->problem, &seg, y, yp, &st, c->res->message, sizeof c->res->message);
+    add_stats(&c->acc, &st);
+    if (status != MBDAE_OK || seg.t_end >= so->t_end) break;
+    t = seg.t_end;
+    ++m;
+    c->skip_first = 1;
+    c->carry.calcic_start = 1; /* a DAE restart may need consistent algebraic parts */
+    if (c->q > 0 && c->cfg->out_dir) {
+      status = segment_boundary(c, m, t, y, yp);
+      if (status != MBDAE_OK) break;
+    }
+  }
+  c->res->stats = c->acc;
+  return status;
+}
+
+/* Continue from a checkpoint: the model's state, y and y', the engine's
+ * carry, the observer's counters; the output files cut back to their
+ * lengths at the checkpoint and opened for appending. */
+static int resume_setup(run_ctx *c, const mbdae_checkpoint *cp, double *y, double *yp,
+                        char *err, size_t errlen) {
+  const mbdae_model_kind *k = c->s->kind;
+  const mbdae_options *o = &c->s->options;
+  if (cp->n != c->n || cp->nroots != c->carry.nroots || cp->window_n != o->window_events ||
+      cp->nrow != c->out.ncols || cp->ninv != c->res->ninv) {
+    snprintf(err, errlen,
+             "the checkpoint does not match the model built from its scenario "
+             "(state size %d vs %d, roots %d vs %d, columns %d vs %d)",
+             cp->n, c->n, cp->nroots, c->carry.nroots, cp->nrow, c->out.ncols);
+    return MBDAE_ERR_ARGUMENT;
+  }
+  int rc = k->state_load(c->model, cp->model_state, cp->model_size);
+  if (rc != MBDAE_OK) {
+    snprintf(err, errlen, "model '%s' rejected the state in the checkpoint (%s)", k->name,
+             mbdae_status_message(rc));
+    return rc;
+  }
+  memcpy(y, cp->y, (size_t)cp->n * sizeof *y);
+  memcpy(yp, cp->yp, (size_t)cp->n * sizeof *yp);
+  c->carry.events = cp->events;
+  if (cp->window_n) memcpy(c->carry.window, cp->window, (size_t)cp->window_n * sizeof *cp->window);
+  if (cp->nroots) memcpy(c->carry.masks, cp->masks, (size_t)cp->nroots * sizeof *cp->masks);
+  c->carry.grid_t0 = cp->grid_t0;
+  c->acc = cp->stats;
+  c->res->samples = cp->samples;
+  c->res->rows = cp->rows;
+  c->res->events = cp->events;
+  c->grid_k = cp->grid_k;
+  c->last_t = cp->last_t;
+  c->last_was_sample = cp->last_was_sample;
+  c->has_held = cp->has_held;
+  c->held_t = cp->held_t;
+  if (cp->nrow) memcpy(c->held, cp->held, (size_t)cp->nrow * sizeof *cp->held);
+  memcpy(c->res->inv, cp->inv, sizeof cp->inv);
+  memcpy(c->inv_seg, cp->inv_seg, sizeof cp->inv_seg);
+  c->skip_first = cp->skip_first;
+  c->carry.calcic_start = cp->segment > 0 || cp->every_t <= 0.0;
+  c->observed = 1;
+  c->opened = 1;
+  c->res->checkpoint_t = cp->t;
+  for (int i = 0; i < NWRITERS; ++i) {
+    if (!writer_has_file(c, i)) continue;
+    int f = 0;
+    while (f < cp->nfiles && strcmp(cp->file_name[f], writers[i]->name) != 0) ++f;
+    if (f == cp->nfiles || !writers[i]->reopen) {
+      snprintf(err, errlen, "the checkpoint has no position for %s", writers[i]->name);
+      return MBDAE_ERR_IO;
+    }
+    rc = writers[i]->reopen(&c->out, &c->state[i], cp->file_length[f], err, errlen);
+    if (rc) return rc;
+  }
+  int vtk_failed = 0;
+  c->vtk = mbdae_vtk_open(k->name, c->cfg->out_dir, o->dt_out, &vtk_failed);
+  if (vtk_failed || mbdae_vtk_restore(c->vtk, cp->frame_times, cp->nframes)) {
+    snprintf(err, errlen, "cannot resume %s/vtk", c->cfg->out_dir);
+    return MBDAE_ERR_IO;
+  }
+  return MBDAE_OK;
+}
+
 static void fix_text(char *s, size_t n) { s[n - 1] = '\0'; }
 
 static void copy_err(char *err, size_t errlen, const char *msg) {
@@ -201,6 +560,19 @@ int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
   c.cfg = cfg;
   c.res = res;
   c.every = cfg->every > 0 ? cfg->every : 1;
+  res->checkpoint_t = NAN;
+  if (cfg->out_dir && (cfg->checkpoint_every > 0 || cfg->resume)) {
+    char why[256];
+    if (checkpoint_refusal(&c, why, sizeof why)) {
+      if (err && errlen) snprintf(err, errlen, "%s: --checkpoint-every: %s", s->path, why);
+      res->status = MBDAE_ERR_UNSUPPORTED;
+      return MBDAE_ERR_SCENARIO;
+    }
+    if (cfg->checkpoint_every > 0) {
+      double r = cfg->checkpoint_every / s->options.dt_out;
+      c.q = r < 1.0 ? 1 : (long)llround(r);
+    }
+  }
   mbdae_options o = s->options;
   mbdae_param_error pe;
   memset(&pe, 0, sizeof pe);
@@ -293,18 +665,65 @@ int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
   c.out.inv_names = inv_names;
   c.out.plots = cfg->plots;
   c.out.notes = cfg->notes;
-  o.observer = observer;
+  c.n = n;
+  c.carry.grid_t0 = s->options.t0;
+  c.carry.stop_at_end = c.q > 0;
+  c.carry.nroots = mbdae_problem_root_count(c.problem);
+  c.carry.masks = calloc((size_t)c.carry.nroots + 1, sizeof *c.carry.masks);
+  c.carry.window = calloc((size_t)s->options.window_events + 1, sizeof *c.carry.window);
+  if (!c.carry.masks || !c.carry.window) {
+    copy_err(err, errlen, "out of memory");
+    rc = res->status = MBDAE_ERR_MEMORY;
+    goto done;
+  }
+  double t_begin = s->options.t0;
+  long segment = 0;
+  if (cfg->resume && cfg->out_dir) {
+    rc = resume_setup(&c, cfg->resume, y, yp, err, errlen);
+    if (rc) {
+      res->status = rc;
+      rc = rc == MBDAE_ERR_MEMORY ? rc : MBDAE_ERR_IO;
+      goto done;
+    }
+    t_begin = cfg->resume->t;
+    segment = cfg->resume->segment;
+  }
+  o.observer = observer_segmented;
   o.observer_data = &c;
   if (cfg->progress) {
     mbdae_progress_bar_init(&bar, stderr);
-    o.progress = mbdae_progress_bar_update;
-    o.progress_data = &bar;
+    c.bar = &bar;
+    o.progress = progress_segmented;
+    o.progress_data = &c;
   } else {
     o.progress = NULL;
     o.progress_data = NULL;
   }
-  res->status = mbdae_run(c.problem, &o, y, yp, &res->stats, res->message, sizeof res->message);
+  c.run_opts = &o;
+  res->status = run_segments(&c, t_begin, segment, y, yp);
   if (cfg->progress) mbdae_progress_bar_end(&bar);
+  if (c.interrupted) {
+    /* without segments the interruption time itself is the restart point;
+     * with them, the last boundary's checkpoint is (doc/checkpoint.md) */
+    char why[256] = "";
+    res->interrupted = 1;
+    if (cfg->out_dir && c.opened && !c.io_failed && c.q == 0 &&
+        !checkpoint_refusal(&c, why, sizeof why))
+      checkpoint_at(&c, 0, 1, res->stats.t_reached, y, yp, NULL, 0);
+    else if (!cfg->out_dir)
+      snprintf(why, sizeof why, "no output directory");
+    if (!c.io_failed) {
+      if (!isnan(res->checkpoint_t))
+        snprintf(res->message, sizeof res->message,
+                 "interrupted by a signal at t = %.9g; continue with `mbdae resume %s` "
+                 "(from the checkpoint at t = %.9g)", res->stats.t_reached, cfg->out_dir,
+                 res->checkpoint_t);
+      else
+        snprintf(res->message, sizeof res->message,
+                 "interrupted by a signal at t = %.9g; no checkpoint: %s", res->stats.t_reached,
+                 why);
+    }
+  }
   /* a run that ended early (failure, stop) keeps its last state in series.csv */
   if (c.opened && !c.io_failed && c.has_held && put_row(&c, c.held)) c.io_failed = 1;
   c.has_held = 0;
@@ -342,9 +761,12 @@ int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
     goto done;
   }
   if (cfg->out_dir) {
+    if (cfg->plots && cfg->format == MBDAE_OUTPUT_MAT)
+      snprintf(res->plot_note, sizeof res->plot_note,
+               "no plots: they are drawn from series.csv (output.format csv or both)");
     res->wall_time = now() - t_start;
     for (int i = 0; i < NWRITERS; ++i) {
-      if (!writers[i]->finish) continue;
+      if (!writers[i]->finish || !writer_on(&c, i)) continue;
       if (i == NWRITERS - 1) res->wall_time = now() - t_start;
       char werr[512] = "";
       int wrc = writers[i]->finish(c.state[i], &c.out, res, werr, sizeof werr);
@@ -354,6 +776,10 @@ int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
       }
     }
   }
+  /* a finished run needs no checkpoint (a failed one keeps its last) */
+  if (cfg->out_dir && !res->interrupted && (rc == MBDAE_OK || rc == MBDAE_STOPPED) &&
+      (c.q > 0 || cfg->resume))
+    mbdae_checkpoint_remove(cfg->out_dir);
 done:
   for (int i = 0; i < NWRITERS; ++i)
     if (c.state[i] && writers[i]->close) writers[i]->close(c.state[i]);
@@ -367,6 +793,8 @@ done:
   free(c.held);
   free(c.inv);
   free(c.inv_seg);
+  free(c.carry.masks);
+  free(c.carry.window);
   res->wall_time = now() - t_start;
   return rc;
 }

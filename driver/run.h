@@ -5,6 +5,7 @@
 #ifndef MBDAE_DRIVER_RUN_H
 #define MBDAE_DRIVER_RUN_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -24,8 +25,19 @@ typedef struct mbdae_run_config {
   int plots;            /* render the model's plots (needs out_dir, gnuplot) */
   int every;            /* series.csv keeps every k-th sample (>= 1) */
   int event_rows;       /* series.csv also gets the pre- and post-event states */
+  int format;           /* mbdae_output_format: CSV files, results.mat or both */
   int progress;         /* draw a progress bar on stderr */
   FILE *notes;          /* where non-fatal notes go ("gnuplot not found"); NULL: nowhere */
+  /* checkpoints and interruption (doc/checkpoint.md; need out_dir) */
+  double checkpoint_every;              /* > 0: integrate in segments of this much
+                                           simulated time (whole dt_out steps) and
+                                           checkpoint at each boundary */
+  const volatile sig_atomic_t *interrupt; /* set (by a signal handler): stop at the
+                                           next output sample, checkpoint, "interrupted" */
+  const char *scenario_text;            /* the scenario's YAML text, and ... */
+  const char *const *sets;              /* ... its overrides: stored in checkpoints */
+  int nsets;
+  const struct mbdae_checkpoint *resume; /* continue this checkpoint (out_dir = its RUNDIR) */
 } mbdae_run_config;
 
 typedef struct mbdae_run_invariant {
@@ -52,6 +64,8 @@ typedef struct mbdae_run_result {
   int plots_written;
   char plot_note[256];     /* why plots are missing, "" if none */
   double wall_time;        /* seconds, model creation to last file */
+  int interrupted;         /* stopped by cfg->interrupt (status MBDAE_STOPPED) */
+  double checkpoint_t;     /* time of the newest checkpoint written or resumed (NAN: none) */
 } mbdae_run_result;
 
 /* out_dir NULL, plots/every from the scenario, no progress, no notes. */

@@ -16,6 +16,7 @@
 #include "mbdae/status.h"
 #include "param_schema.h"
 #include "solver_schema.h"
+#include "text_input.h"
 #include "yaml_value.h"
 
 struct mbdae_scenario_priv {
@@ -156,12 +157,14 @@ typedef struct yaml_input {
   struct fy_diag *diag;
   struct fy_parser *parser;
   struct fy_document *doc;
+  char *file_text; /* a file's content: the parser reads it in place */
 } yaml_input;
 
 static void yaml_input_close(yaml_input *in) {
   if (in->doc) fy_parse_document_destroy(in->parser, in->doc);
   if (in->parser) fy_parser_destroy(in->parser);
   if (in->diag) fy_diag_destroy(in->diag);
+  free(in->file_text);
   memset(in, 0, sizeof *in);
 }
 
@@ -195,8 +198,20 @@ static int yaml_open(yaml_input *in, const char *name, const char *text,
     yaml_input_close(in);
     return say(err, errlen, MBDAE_ERR_MEMORY, "%s: out of memory", name);
   }
-  int rc = text ? fy_parser_set_string(in->parser, text, strlen(text))
-                : fy_parser_set_input_file(in->parser, name);
+  size_t len = 0;
+  int rc = MBDAE_OK;
+  if (!text) {
+    rc = mbdae_text_file_read(name, &in->file_text, &len, err, errlen);
+    text = in->file_text;
+  } else {
+    len = strlen(text);
+    rc = mbdae_text_check(name, text, len, err, errlen);
+  }
+  if (rc) {
+    yaml_input_close(in);
+    return rc;
+  }
+  rc = fy_parser_set_string(in->parser, text, len);
   if (rc) {
     yaml_input_close(in);
     return say(err, errlen, MBDAE_ERR_IO, "%s: cannot read the file", name);
@@ -552,6 +567,7 @@ static int final_checks(mbdae_scenario *s, char *err, size_t errlen) {
   s->plots = s->priv->output.plots;
   s->every = s->priv->output.every;
   s->event_rows = s->priv->output.event_rows;
+  s->format = s->priv->output.format;
   if (s->kind->check) {
     mbdae_param_error pe;
     memset(&pe, 0, sizeof pe);
@@ -582,6 +598,7 @@ static int scenario_init(mbdae_scenario *s, const char *name) {
   s->plots = s->priv->output.plots;
   s->every = s->priv->output.every;
   s->event_rows = s->priv->output.event_rows;
+  s->format = s->priv->output.format;
   return MBDAE_OK;
 }
 
@@ -670,6 +687,7 @@ int mbdae_scenario_copy(mbdae_scenario *dst, const mbdae_scenario *src) {
   dst->plots = src->plots;
   dst->every = src->every;
   dst->event_rows = src->event_rows;
+  dst->format = src->format;
   dst->path = dup_str(src->path);
   dst->stem = dup_str(src->stem);
   dst->description = dup_str(src->description);

@@ -38,6 +38,7 @@ typedef struct mbdae_scenario {
   int plots;                      /* `output.plots` (default true) */
   int every;                      /* `output.every` (default 1) */
   int event_rows;                 /* `output.event_rows` (default true) */
+  int format;                     /* `output.format` (mbdae_output_format, default csv) */
   mbdae_scenario_priv *priv;      /* key lines, raw solver fields */
 } mbdae_scenario;
 

@@ -10,6 +10,7 @@
 static const char *const method_names[] = {"ida", "cvode-bdf", "cvode-adams", "rk4", NULL};
 static const char *const linsol_names[] = {"dense", "klu", NULL};
 static const char *const ordering_names[] = {"amd", "colamd", "natural", "metis", NULL};
+static const char *const format_names[] = {"csv", "mat", "both", NULL}; /* mbdae_output_format */
 
 #define OFF(f) offsetof(mbdae_solver_fields, f)
 #define INF HUGE_VAL
@@ -69,36 +70,43 @@ const mbdae_param_spec mbdae_output_specs[] = {
    NULL, 0, "", "write every k-th output sample to series.csv"},
   {"event_rows", MBDAE_PARAM_BOOL, offsetof(mbdae_output_fields, event_rows), 0, 1, 0, 1, 0,
    NULL, 0, "", "also write the pre- and post-event states to series.csv (events.csv has every event)"},
+  {"format", MBDAE_PARAM_ENUM, offsetof(mbdae_output_fields, format), 0, MBDAE_OUTPUT_CSV, 0, 0,
+   0, format_names, 0, "",
+   "csv: series.csv + events.csv (+ plots); mat: results.mat (MATLAB/Octave); both"},
 };
 const int mbdae_output_nspecs = (int)(sizeof mbdae_output_specs / sizeof mbdae_output_specs[0]);
 
 static int clamp_long(long v) { return v > INT_MAX ? INT_MAX : v < INT_MIN ? INT_MIN : (int)v; }
 
+void mbdae_solver_fields_from_options(mbdae_solver_fields *f, const mbdae_options *o) {
+  memset(f, 0, sizeof *f);
+  f->method = (int)o->method;
+  f->linsol = (int)o->linsol;
+  f->ordering = (int)o->ordering;
+  f->t0 = o->t0;
+  f->t_end = o->t_end;
+  f->dt_out = o->dt_out;
+  f->rtol = o->rtol;
+  f->atol = o->atol;
+  f->rk4_step = o->rk4_step;
+  f->h_init = o->h_init;
+  f->h_max = o->h_max;
+  f->jac_reuse_cj = o->jac_reuse_cj;
+  f->max_steps = clamp_long(o->max_steps);
+  f->max_order = o->max_order;
+  f->suppress_alg = o->suppress_alg;
+  f->max_events = clamp_long(o->max_events);
+  f->window_events = o->window_events;
+  f->window_length = o->window_length;
+  f->consistency_tol = o->consistency_tol;
+  f->calcic_fallback = o->calcic_fallback;
+  f->root_band = o->root_band;
+}
+
 void mbdae_solver_fields_default(mbdae_solver_fields *f) {
   mbdae_options o;
   mbdae_options_default(&o);
-  memset(f, 0, sizeof *f);
-  f->method = (int)o.method;
-  f->linsol = (int)o.linsol;
-  f->ordering = (int)o.ordering;
-  f->t0 = o.t0;
-  f->t_end = o.t_end;
-  f->dt_out = o.dt_out;
-  f->rtol = o.rtol;
-  f->atol = o.atol;
-  f->rk4_step = o.rk4_step;
-  f->h_init = o.h_init;
-  f->h_max = o.h_max;
-  f->jac_reuse_cj = o.jac_reuse_cj;
-  f->max_steps = clamp_long(o.max_steps);
-  f->max_order = o.max_order;
-  f->suppress_alg = o.suppress_alg;
-  f->max_events = clamp_long(o.max_events);
-  f->window_events = o.window_events;
-  f->window_length = o.window_length;
-  f->consistency_tol = o.consistency_tol;
-  f->calcic_fallback = o.calcic_fallback;
-  f->root_band = o.root_band;
+  mbdae_solver_fields_from_options(f, &o);
 }
 
 void mbdae_solver_fields_apply(const mbdae_solver_fields *f, mbdae_options *o) {

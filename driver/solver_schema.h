@@ -22,7 +22,16 @@ typedef struct mbdae_output_fields {
   int plots;
   int every;
   int event_rows;
+  int format;       /* mbdae_output_format */
 } mbdae_output_fields;
+
+/* `output.format`: which files hold the series and the events (summary.json
+ * is always written). */
+typedef enum mbdae_output_format {
+  MBDAE_OUTPUT_CSV = 0,  /* series.csv, events.csv (and the plots drawn from them) */
+  MBDAE_OUTPUT_MAT = 1,  /* results.mat only */
+  MBDAE_OUTPUT_BOTH = 2  /* both */
+} mbdae_output_format;
 
 extern const mbdae_param_spec mbdae_solver_specs[];
 extern const int mbdae_solver_nspecs;
@@ -31,6 +40,8 @@ extern const int mbdae_output_nspecs;
 
 /* The engine's defaults (mbdae_options_default) as fields. */
 void mbdae_solver_fields_default(mbdae_solver_fields *f);
+/* The fields of the options o (the inverse of mbdae_solver_fields_apply). */
+void mbdae_solver_fields_from_options(mbdae_solver_fields *f, const mbdae_options *o);
 /* Copy the fields into o (callbacks and atol_vec untouched). */
 void mbdae_solver_fields_apply(const mbdae_solver_fields *f, mbdae_options *o);
 /* A copy of spec whose `def` is the engine's current default (for listings). */

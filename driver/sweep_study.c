@@ -10,6 +10,7 @@
 
 #include "mbdae/status.h"
 #include "sweep.h"
+#include "text_input.h"
 #include "yaml_value.h"
 
 static int fail(char *err, size_t errlen, const char *path, struct fy_node *n,
@@ -258,14 +259,23 @@ int mbdae_sweep_study_load(const char *path, mbdae_sweep_study *st, char *err,
   struct fy_parse_cfg cfg;
   memset(&cfg, 0, sizeof cfg);
   cfg.flags = FYPCF_QUIET | FYPCF_DEFAULT_VERSION_1_2 | FYPCF_JSON_NONE;
-  struct fy_document *doc = fy_document_build_from_file(&cfg, path);
+  char *text = NULL; /* checked UTF-8 first: libfyaml 0.7.12 can hang on malformed bytes */
+  size_t len = 0;
+  int rc = mbdae_text_file_read(path, &text, &len, err, errlen);
+  if (rc) {
+    mbdae_sweep_study_free(st);
+    return rc == MBDAE_ERR_MEMORY ? rc : MBDAE_ERR_SCENARIO;
+  }
+  struct fy_document *doc = fy_document_build_from_string(&cfg, text, len);
   if (!doc) {
+    free(text);
     if (err && errlen) snprintf(err, errlen, "%s: cannot read or parse the study file", path);
     mbdae_sweep_study_free(st);
     return MBDAE_ERR_SCENARIO;
   }
-  int rc = load_root(path, fy_document_root(doc), st, err, errlen);
+  rc = load_root(path, fy_document_root(doc), st, err, errlen);
   fy_document_destroy(doc);
+  free(text);
   if (rc) mbdae_sweep_study_free(st);
   return rc;
 }

@@ -40,12 +40,24 @@ typedef struct mbdae_writer_ops {
   int (*finish)(void *state, const mbdae_output_ctx *c, mbdae_run_result *res,
                 char *err, size_t errlen);
   void (*close)(void *state);
+  /* Checkpoints (doc/checkpoint.md); both NULL for writers without a file
+   * open during the run. sync: everything written so far on disk (fsync),
+   * *length = the file's byte length. reopen: instead of open on resume,
+   * keep the file's first length bytes and append to it. A writer with open
+   * but no sync/reopen makes --checkpoint-every refuse to start. */
+  int (*sync)(void *state, long long *length);
+  int (*reopen)(const mbdae_output_ctx *c, void **state, long long length, char *err,
+                size_t errlen);
 } mbdae_writer_ops;
 
 extern const mbdae_writer_ops mbdae_writer_series_csv;
 extern const mbdae_writer_ops mbdae_writer_events_csv;
 extern const mbdae_writer_ops mbdae_writer_plots;
 extern const mbdae_writer_ops mbdae_writer_summary_json;
+/* results.mat (MATLAB/Octave): samples and events are kept in memory (sync
+ * appends them to DIR/.results.mat.part) and the file is written whole by
+ * finish() (temporary name, then renamed). */
+extern const mbdae_writer_ops mbdae_writer_mat;
 
 /* Open DIR/NAME for writing (plots.gp). NULL with err filled on failure. */
 FILE *mbdae_output_open(const mbdae_output_ctx *c, const char *name, char *err,

@@ -88,6 +88,24 @@ static void events_close(void *state) {
   free(state);
 }
 
+static int events_sync(void *state, long long *length) {
+  return mbdae_line_file_sync(state, length);
+}
+
+static int events_reopen(const mbdae_output_ctx *c, void **state, long long length, char *err,
+                         size_t errlen) {
+  mbdae_line_file *lf = malloc(sizeof *lf);
+  if (!lf) return MBDAE_ERR_MEMORY;
+  int rc = mbdae_line_file_reopen(lf, c->dir, "events.csv", length, err, errlen);
+  if (rc) {
+    free(lf);
+    return rc;
+  }
+  *state = lf;
+  return MBDAE_OK;
+}
+
 const mbdae_writer_ops mbdae_writer_events_csv = {
-  "events.csv", events_open, NULL, events_event, events_finish, events_close
+  "events.csv", events_open, NULL, events_event, events_finish, events_close,
+  events_sync, events_reopen
 };

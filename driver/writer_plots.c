@@ -257,5 +257,5 @@ static int plots_finish(void *state, const mbdae_output_ctx *c, mbdae_run_result
 }
 
 const mbdae_writer_ops mbdae_writer_plots = {
-  "plots", NULL, NULL, NULL, plots_finish, NULL
+  "plots", NULL, NULL, NULL, plots_finish, NULL, NULL, NULL
 };

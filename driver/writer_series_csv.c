@@ -49,6 +49,24 @@ static void series_close(void *state) {
   free(state);
 }
 
+static int series_sync(void *state, long long *length) {
+  return mbdae_line_file_sync(state, length);
+}
+
+static int series_reopen(const mbdae_output_ctx *c, void **state, long long length, char *err,
+                         size_t errlen) {
+  mbdae_line_file *lf = malloc(sizeof *lf);
+  if (!lf) return MBDAE_ERR_MEMORY;
+  int rc = mbdae_line_file_reopen(lf, c->dir, "series.csv", length, err, errlen);
+  if (rc) {
+    free(lf);
+    return rc;
+  }
+  *state = lf;
+  return MBDAE_OK;
+}
+
 const mbdae_writer_ops mbdae_writer_series_csv = {
-  "series.csv", series_open, series_sample, NULL, series_finish, series_close
+  "series.csv", series_open, series_sample, NULL, series_finish, series_close,
+  series_sync, series_reopen
 };

@@ -63,7 +63,7 @@ static int summary_finish(void *state, const mbdae_output_ctx *c, mbdae_run_resu
     return MBDAE_ERR_IO;
   }
   fprintf(f, "{\n");
-  kv_str(f, "status", mbdae_run_status_word(res->status), 1);
+  kv_str(f, "status", res->interrupted ? "interrupted" : mbdae_run_status_word(res->status), 1);
   kv_str(f, "status_code", mbdae_status_name(res->status), 1);
   kv_str(f, "message", res->message, 1);
   kv_str(f, "model", s->kind->name, 1);
@@ -141,5 +141,5 @@ static int summary_finish(void *state, const mbdae_output_ctx *c, mbdae_run_resu
 }
 
 const mbdae_writer_ops mbdae_writer_summary_json = {
-  "summary.json", NULL, NULL, NULL, summary_finish, NULL
+  "summary.json", NULL, NULL, NULL, summary_finish, NULL, NULL, NULL
 };

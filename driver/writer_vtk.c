@@ -4,6 +4,7 @@
 #include "writer_vtk.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +16,10 @@
 struct mbdae_vtk {
   const mbdae_geometry_provider *geo;
   char *dir;
-  double min_dt;
+  double min_dt, dt_out;
   double *times;
   long nframes, cap;
+  mbdae_geometry g;   /* kept across frames for the provider's work */
 };
 
 mbdae_vtk *mbdae_vtk_open(const char *kind, const char *dir, double min_dt, int *failed) {
@@ -39,6 +41,7 @@ mbdae_vtk *mbdae_vtk_open(const char *kind, const char *dir, double min_dt, int 
   strcpy(v->dir, dir);
   v->geo = geo;
   v->min_dt = min_dt > 0.0 ? 0.999 * min_dt : 0.0;
+  v->dt_out = min_dt > 0.0 ? min_dt : 0.0;
   return v;
 }
 
@@ -48,12 +51,89 @@ static void ints(FILE *f, const char *name, const int *a, long n, int add) {
   fprintf(f, "        </DataArray>\n");
 }
 
+static void counts(FILE *f, long n, int per) { /* offsets of n cells of per points */
+  fprintf(f, "        <DataArray type=\"Int32\" Name=\"offsets\" format=\"ascii\">\n");
+  for (long i = 0; i < n; ++i) fprintf(f, "%ld\n", per * (i + 1));
+  fprintf(f, "        </DataArray>\n");
+}
+
+static void doubles(FILE *f, const char *name, int ncomp, const double *a, long n) {
+  fprintf(f, "        <DataArray type=\"Float64\" Name=\"%s\" NumberOfComponents=\"%d\" "
+             "format=\"ascii\">\n", name, ncomp);
+  for (long i = 0; i < n; ++i)
+    for (int c = 0; c < ncomp; ++c) fprintf(f, "%.9g%c", a[i * ncomp + c], c == ncomp - 1 ? '\n' : ' ');
+  fprintf(f, "        </DataArray>\n");
+}
+
+/* The first scalar and vector array names (ParaView's default colouring). */
+static void attributes(FILE *f, const char *legacy, const mbdae_geometry_array *a, int n) {
+  const char *sc = legacy, *vec = NULL;
+  for (int i = 0; i < n; ++i) {
+    if (a[i].ncomp == 1 && !sc) sc = a[i].name;
+    if (a[i].ncomp == 3 && !vec) vec = a[i].name;
+  }
+  if (sc) fprintf(f, " Scalars=\"%s\"", sc);
+  if (vec) fprintf(f, " Vectors=\"%s\"", vec);
+}
+
+/* A frame's number: its output sample number (t - t_first) / dt_out, so
+ * that its file name depends on its time only (frames are dropped by
+ * thinning, never renamed); the position in the list without dt_out. */
+static long frame_number(const mbdae_vtk *v, long pos) {
+  if (v->dt_out <= 0.0 || pos == 0) return pos;
+  /* grid samples sit on whole numbers; the one off-grid frame (t_end) is
+   * at least 0.999 dt_out after the previous one: ceil keeps them apart */
+  return (long)ceil((v->times[pos] - v->times[0]) / v->dt_out - 1e-6);
+}
+
+static void frame_path(char *path, size_t n, const mbdae_vtk *v, long pos) {
+  snprintf(path, n, "%s/vtk/frame_%06ld.vtp", v->dir, frame_number(v, pos));
+}
+
+/* At MBDAE_VTK_MAX_FRAMES drop every other frame, which doubles the
+ * spacing (below), so a long series ends with at most that many files,
+ * evenly spread over the run. A file already gone is fine: a run resumed
+ * from a checkpoint redoes the thinning that the killed run had done. */
+static int thin(mbdae_vtk *v) {
+  char path[4200];
+  long k = 0;
+  for (long i = 0; i < v->nframes; ++i) {
+    if (i % 2) {
+      frame_path(path, sizeof path, v, i);
+      if (remove(path) != 0 && errno != ENOENT) return MBDAE_ERR_IO;
+      continue;
+    }
+    v->times[k++] = v->times[i];
+  }
+  v->nframes = k;
+  return MBDAE_OK;
+}
+
+/* The least spacing of frames: the output interval, or the spacing of the
+ * first two frames when larger (after thinning). A function of the frame
+ * times alone, so a run resumed from a checkpoint (mbdae_vtk_restore)
+ * picks the same frames as the uninterrupted one. */
+static double spacing(const mbdae_vtk *v) {
+  double dt = v->nframes >= 2 ? 0.999 * (v->times[1] - v->times[0]) : 0.0;
+  return dt > v->min_dt ? dt : v->min_dt;
+}
+
 int mbdae_vtk_frame(mbdae_vtk *v, mbdae_model *model, double t, const double *y) {
   if (!v) return MBDAE_OK;
-  if (v->nframes > 0 && t < v->times[v->nframes - 1] + v->min_dt) return MBDAE_OK;
-  mbdae_geometry g;
-  memset(&g, 0, sizeof g);
-  int rc = v->geo->fn(model, y, &g);
+  if (v->nframes > 0 && t < v->times[v->nframes - 1] + spacing(v)) return MBDAE_OK;
+  if (v->nframes >= MBDAE_VTK_MAX_FRAMES) {
+    int rc = thin(v);
+    if (rc) return rc;
+    if (t < v->times[v->nframes - 1] + spacing(v)) return MBDAE_OK;
+  }
+  mbdae_geometry *g = &v->g;
+  void *work = g->work;
+  void (*work_free)(void *) = g->work_free;
+  memset(g, 0, sizeof *g);
+  g->work = work;
+  g->work_free = work_free;
+  g->t = t;
+  int rc = v->geo->fn(model, y, g);
   if (rc) return rc;
   if (v->nframes == v->cap) {
     long cap = v->cap ? 2 * v->cap : 256;
@@ -63,33 +143,73 @@ int mbdae_vtk_frame(mbdae_vtk *v, mbdae_model *model, double t, const double *y)
     v->cap = cap;
   }
   char path[4200];
-  snprintf(path, sizeof path, "%s/vtk/frame_%06ld.vtp", v->dir, v->nframes);
+  v->times[v->nframes] = t; /* counted below once written */
+  frame_path(path, sizeof path, v, v->nframes);
   FILE *f = fopen(path, "w");
   if (!f) return MBDAE_ERR_IO;
+  long ncells = (long)g->nverts + g->nlines + g->npolys;
   fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\" version=\"0.1\" "
              "byte_order=\"LittleEndian\">\n  <PolyData>\n");
-  fprintf(f, "    <Piece NumberOfPoints=\"%d\" NumberOfVerts=\"0\" NumberOfLines=\"%d\" "
-             "NumberOfStrips=\"0\" NumberOfPolys=\"%d\">\n", g.npoints, g.nlines, g.npolys);
-  if (g.point_data) {
-    fprintf(f, "      <PointData Scalars=\"%s\">\n        <DataArray type=\"Float64\" "
-               "Name=\"%s\" format=\"ascii\">\n", g.point_data_name, g.point_data_name);
-    for (int i = 0; i < g.npoints; ++i) fprintf(f, "%.9g\n", g.point_data[i]);
-    fprintf(f, "        </DataArray>\n      </PointData>\n");
+  fprintf(f, "    <Piece NumberOfPoints=\"%d\" NumberOfVerts=\"%d\" NumberOfLines=\"%d\" "
+             "NumberOfStrips=\"0\" NumberOfPolys=\"%d\">\n", g->npoints, g->nverts, g->nlines,
+          g->npolys);
+  if (g->point_data || g->npoint_arrays > 0) {
+    const char *legacy = g->point_data_name ? g->point_data_name : "point_data";
+    fprintf(f, "      <PointData");
+    attributes(f, g->point_data ? legacy : NULL, g->point_arrays, g->npoint_arrays);
+    fprintf(f, ">\n");
+    if (g->point_data) doubles(f, legacy, 1, g->point_data, g->npoints);
+    for (int i = 0; i < g->npoint_arrays; ++i)
+      doubles(f, g->point_arrays[i].name, g->point_arrays[i].ncomp, g->point_arrays[i].values,
+              g->npoints);
+    fprintf(f, "      </PointData>\n");
+  }
+  if (g->ncell_arrays > 0 && ncells > 0) {
+    fprintf(f, "      <CellData");
+    attributes(f, NULL, g->cell_arrays, g->ncell_arrays);
+    fprintf(f, ">\n");
+    for (int i = 0; i < g->ncell_arrays; ++i)
+      doubles(f, g->cell_arrays[i].name, g->cell_arrays[i].ncomp, g->cell_arrays[i].values,
+              ncells);
+    fprintf(f, "      </CellData>\n");
   }
   fprintf(f, "      <Points>\n        <DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n");
-  for (int i = 0; i < g.npoints; ++i)
-    fprintf(f, "%.12g %.12g %.12g\n", g.points[3 * i], g.points[3 * i + 1], g.points[3 * i + 2]);
+  for (int i = 0; i < g->npoints; ++i)
+    fprintf(f, "%.12g %.12g %.12g\n", g->points[3 * i], g->points[3 * i + 1], g->points[3 * i + 2]);
   fprintf(f, "        </DataArray>\n      </Points>\n");
+  if (g->nverts > 0) {
+    fprintf(f, "      <Verts>\n");
+    ints(f, "connectivity", g->verts, g->nverts, 0);
+    counts(f, g->nverts, 1);
+    fprintf(f, "      </Verts>\n");
+  }
   fprintf(f, "      <Lines>\n");
-  ints(f, "connectivity", g.lines, 2L * g.nlines, 0);
-  fprintf(f, "        <DataArray type=\"Int32\" Name=\"offsets\" format=\"ascii\">\n");
-  for (int i = 0; i < g.nlines; ++i) fprintf(f, "%d\n", 2 * (i + 1));
-  fprintf(f, "        </DataArray>\n      </Lines>\n      <Polys>\n");
-  ints(f, "connectivity", g.poly_index, g.npolys ? g.poly_start[g.npolys] : 0, 0);
-  ints(f, "offsets", g.poly_start + 1, g.npolys, 0);
+  ints(f, "connectivity", g->lines, 2L * g->nlines, 0);
+  counts(f, g->nlines, 2);
+  fprintf(f, "      </Lines>\n      <Polys>\n");
+  ints(f, "connectivity", g->poly_index, g->npolys ? g->poly_start[g->npolys] : 0, 0);
+  ints(f, "offsets", g->poly_start + 1, g->npolys, 0);
   fprintf(f, "      </Polys>\n    </Piece>\n  </PolyData>\n</VTKFile>\n");
   if (fclose(f) != 0) return MBDAE_ERR_IO;
   v->times[v->nframes++] = t;
+  return MBDAE_OK;
+}
+
+long mbdae_vtk_frames(const mbdae_vtk *v, const double **times) {
+  if (times) *times = v ? v->times : NULL;
+  return v ? v->nframes : 0;
+}
+
+int mbdae_vtk_restore(mbdae_vtk *v, const double *times, long n) {
+  if (!v || n <= 0) return MBDAE_OK;
+  if (n > v->cap) {
+    double *tt = realloc(v->times, (size_t)n * sizeof *tt);
+    if (!tt) return MBDAE_ERR_MEMORY;
+    v->times = tt;
+    v->cap = n;
+  }
+  memcpy(v->times, times, (size_t)n * sizeof *times);
+  v->nframes = n;
   return MBDAE_OK;
 }
 
@@ -106,10 +226,12 @@ int mbdae_vtk_close(mbdae_vtk **pv) {
     fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n"
                "  <Collection>\n");
     for (long i = 0; i < v->nframes; ++i)
-      fprintf(f, "    <DataSet timestep=\"%.12g\" file=\"vtk/frame_%06ld.vtp\"/>\n", v->times[i], i);
+      fprintf(f, "    <DataSet timestep=\"%.12g\" file=\"vtk/frame_%06ld.vtp\"/>\n", v->times[i],
+              frame_number(v, i));
     fprintf(f, "  </Collection>\n</VTKFile>\n");
     if (fclose(f) != 0) rc = MBDAE_ERR_IO;
   }
+  if (v->g.work && v->g.work_free) v->g.work_free(v->g.work);
   free(v->times);
   free(v->dir);
   free(v);

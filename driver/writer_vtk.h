@@ -8,12 +8,24 @@
 
 typedef struct mbdae_vtk mbdae_vtk;
 
+/* At most this many frame files: when a run reaches it, every other frame
+ * is dropped and the spacing doubles. A frame's file is named by its output
+ * sample number, (t - t0) / dt_out, so names can have gaps (output.every,
+ * thinning); animation.pvd lists them. */
+#define MBDAE_VTK_MAX_FRAMES 2000
+
 /* NULL when the kind has no geometry or the files cannot be created
  * (then *failed is set). Frames closer than min_dt (the output interval)
- * to the previous one (pre-event states) are skipped. */
+ * to the previous one (pre-event states), or than the spacing of the first
+ * two frames when that is larger (output.every, thinning), are skipped. */
 mbdae_vtk *mbdae_vtk_open(const char *kind, const char *dir, double min_dt, int *failed);
-/* Write one frame of the model's state y at time t. 0 or MBDAE_ERR_IO. */
+/* Write one frame of the model's state y at time t (or skip it, see
+ * above). 0, MBDAE_ERR_IO, MBDAE_ERR_MEMORY or the provider's error. */
 int mbdae_vtk_frame(mbdae_vtk *v, mbdae_model *model, double t, const double *y);
+/* Checkpoints: the frames written so far (count, and their times in *times). */
+long mbdae_vtk_frames(const mbdae_vtk *v, const double **times);
+/* Resume: go on after n frames written at these times. 0 or MBDAE_ERR_MEMORY. */
+int mbdae_vtk_restore(mbdae_vtk *v, const double *times, long n);
 /* Write the .pvd index and free. 0 or MBDAE_ERR_IO. */
 int mbdae_vtk_close(mbdae_vtk **v);
 

@@ -6,7 +6,8 @@
 #   bash scripts/bootstrap.sh test   # install, build, run every test (plain and ASan+UBSan)
 #
 # Environment: BUILD_DIR (default build), JOBS (default nproc),
-# MBDAE_SKIP_SANITIZE=1 skips the sanitizer pass of `test`.
+# MBDAE_SKIP_SANITIZE=1 skips the sanitizer pass of `test`, MBDAE_SKIP_FUZZ=1
+# its 60 s libFuzzer run of the scenario loader (tests/fuzz, clang).
 set -euo pipefail
 
 mode=${1:-}
@@ -22,8 +23,9 @@ jobs=${JOBS:-$(nproc)}
 # Debian 12 packages the build, the tests and the demo use.
 packages=(build-essential cmake pkg-config
           libsundials-dev libsuitesparse-dev libmetis-dev
-          libcunit1-dev libfyaml-dev gnuplot-nox
-          libopenmpi-dev openmpi-bin)
+          libcunit1-dev libfyaml-dev libmatio-dev gnuplot-nox
+          libopenmpi-dev openmpi-bin
+          clang libclang-rt-14-dev)   # the libFuzzer run of `test`
 
 install_missing() {
   local missing=()
@@ -81,5 +83,16 @@ if [ "${MBDAE_SKIP_SANITIZE:-0}" != 1 ]; then
   configure_build "$build-sanitize" -DMBDAE_SANITIZE=ON
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     run_ctest "$build-sanitize"
+fi
+if [ "${MBDAE_SKIP_FUZZ:-0}" != 1 ]; then
+  echo "bootstrap: 60 s libFuzzer run of the scenario loader (ASan + UBSan, tests/fuzz)"
+  fuzz="$build-libfuzzer"
+  CC=clang cmake -S "$root" -B "$fuzz" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMBDAE_FUZZ=ON >/dev/null
+  cmake --build "$fuzz" -j "$jobs" --target fuzz_scenario
+  rm -rf "$fuzz/corpus" && mkdir -p "$fuzz/corpus"   # a copy: the seeds stay untouched
+  cp "$root"/scenarios/*.yaml "$root"/scenarios/studies/*.yaml "$fuzz/corpus/"
+  # a crash, leak, UB report or a > 10 s input ends it non-zero (set -e)
+  "$fuzz/tests/fuzz/fuzz_scenario" -dict="$root/tests/fuzz/scenario.dict" -max_total_time=60 \
+    -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$fuzz/" -print_final_stats=1 "$fuzz/corpus"
 fi
 echo "bootstrap: all tests passed"

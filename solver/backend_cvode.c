@@ -29,7 +29,9 @@ typedef struct cvode_backend {
 
 static int cv_rhs(realtype t, N_Vector y, N_Vector ydot, void *ud) {
   mbdae_engine *e = ud;
-  return e->p->rhs(t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot), e->p->user_data);
+  return mbdae_engine_check_finite(
+      e, "rhs", "ydot", t, N_VGetArrayPointer(ydot),
+      e->p->rhs(t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot), e->p->user_data));
 }
 
 static int cv_root(realtype t, N_Vector y, realtype *g, void *ud) {
@@ -121,7 +123,9 @@ static void cv_describe_failure(mbdae_engine *e, int flag) {
   CVodeGetCurrentTime(b->mem, &tcur);
   char ele[160] = "";
   N_Vector w = N_VClone(b->y), el = N_VClone(b->y);
-  if (w && el && CVodeGetErrWeights(b->mem, w) == CV_SUCCESS &&
+  long nst = 0; /* before the first step CVODE's local error vector is unset (valgrind) */
+  if (w && el && CVodeGetNumSteps(b->mem, &nst) == CV_SUCCESS && nst > 0 &&
+      CVodeGetErrWeights(b->mem, w) == CV_SUCCESS &&
       CVodeGetEstLocalErrors(b->mem, el) == CV_SUCCESS) {
     const double *wa = N_VGetArrayPointer(w), *ea = N_VGetArrayPointer(el);
     int worst = -1;
@@ -133,15 +137,21 @@ static void cv_describe_failure(mbdae_engine *e, int flag) {
   }
   if (w) N_VDestroy(w);
   if (el) N_VDestroy(el);
-  snprintf(e->msg, sizeof e->msg, "CVODE failed at t=%.12g in mode '%s': %s%s (%s)",
+  long ncf = 0, netf = 0; /* what the corrector and the error test did since the last restart */
+  CVodeGetNumNonlinSolvConvFails(b->mem, &ncf);
+  CVodeGetNumErrTestFails(b->mem, &netf);
+  snprintf(e->msg, sizeof e->msg,
+           "CVODE failed at t=%.12g in mode '%s': %s%s; %ld Newton convergence failures, %ld "
+           "error test failures since the last restart (%s)",
            tcur, mbdae_engine_mode(e), mbdae_flag_text(CVodeGetReturnFlagName, flag, fb, sizeof fb), ele,
-           e->sundials_msg);
+           ncf, netf, e->sundials_msg);
 }
 
 static int cv_advance(mbdae_engine *e, double tout, int *root) {
   cvode_backend *b = e->backend;
   realtype tret = e->t;
   *root = 0;
+  e->nonfinite[0] = '\0';
   int flag = CVode(b->mem, tout, b->y, &tret, CV_NORMAL);
   e->t = tret;
   if (flag == CV_ROOT_RETURN) {
@@ -150,9 +160,9 @@ static int cv_advance(mbdae_engine *e, double tout, int *root) {
   }
   if (flag >= 0) return MBDAE_OK;
   cv_describe_failure(e, flag);
-  if (flag == CV_TOO_MUCH_WORK) return MBDAE_ERR_TOO_MUCH_WORK;
+  if (flag == CV_TOO_MUCH_WORK) return mbdae_engine_nonfinite_failure(e, MBDAE_ERR_TOO_MUCH_WORK);
   if (flag == CV_RHSFUNC_FAIL || flag == CV_RTFUNC_FAIL) return MBDAE_ERR_CALLBACK;
-  return MBDAE_ERR_SOLVER;
+  return mbdae_engine_nonfinite_failure(e, MBDAE_ERR_SOLVER);
 }
 
 static int cv_root_info(mbdae_engine *e, int *dirs) {

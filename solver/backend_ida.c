@@ -30,8 +30,10 @@ typedef struct ida_backend {
 
 static int ida_res(realtype t, N_Vector y, N_Vector yp, N_Vector r, void *ud) {
   mbdae_engine *e = ud;
-  return e->p->residual(t, N_VGetArrayPointer(y), N_VGetArrayPointer(yp),
-                        N_VGetArrayPointer(r), e->p->user_data);
+  return mbdae_engine_check_finite(
+      e, "residual", "F", t, N_VGetArrayPointer(r),
+      e->p->residual(t, N_VGetArrayPointer(y), N_VGetArrayPointer(yp), N_VGetArrayPointer(r),
+                     e->p->user_data));
 }
 
 static int ida_root(realtype t, N_Vector y, N_Vector yp, realtype *g, void *ud) {
@@ -138,7 +140,9 @@ static void ida_describe_failure(mbdae_engine *e, int flag) {
   }
   char ele[120] = "";
   N_Vector w = N_VClone(b->y), el = N_VClone(b->y);
-  if (w && el && IDAGetErrWeights(b->mem, w) == IDA_SUCCESS &&
+  long nst = 0; /* before the first step IDA's local error vector is unset (valgrind) */
+  if (w && el && IDAGetNumSteps(b->mem, &nst) == IDA_SUCCESS && nst > 0 &&
+      IDAGetErrWeights(b->mem, w) == IDA_SUCCESS &&
       IDAGetEstLocalErrors(b->mem, el) == IDA_SUCCESS) {
     const double *wa = N_VGetArrayPointer(w), *ea = N_VGetArrayPointer(el);
     int worst = -1;
@@ -150,15 +154,28 @@ static void ida_describe_failure(mbdae_engine *e, int flag) {
   }
   if (w) N_VDestroy(w);
   if (el) N_VDestroy(el);
-  snprintf(e->msg, sizeof e->msg, "IDA failed at t=%.12g in mode '%s': %s%s%s (%s)",
+  long ncf = 0, netf = 0; /* what the corrector and the error test did since the last restart */
+  IDAGetNumNonlinSolvConvFails(b->mem, &ncf);
+  IDAGetNumErrTestFails(b->mem, &netf);
+  snprintf(e->msg, sizeof e->msg,
+           "IDA failed at t=%.12g in mode '%s': %s%s%s; %ld Newton convergence failures, %ld "
+           "error test failures since the last restart (%s)",
            tcur, mbdae_engine_mode(e), mbdae_flag_text(IDAGetReturnFlagName, flag, fb, sizeof fb), extra, ele,
-           e->sundials_msg);
+           ncf, netf, e->sundials_msg);
 }
 
 static int ida_advance(mbdae_engine *e, double tout, int *root) {
   ida_backend *b = e->backend;
   realtype tret = e->t;
   *root = 0;
+  /* a segment of a checkpointed run ends on a step, not on the interpolant */
+  if (e->o->carry && e->o->carry->stop_at_end &&
+      IDASetStopTime(b->mem, e->o->t_end) != IDA_SUCCESS) {
+    snprintf(e->msg, sizeof e->msg, "IDA: cannot set the stop time %.12g at t=%.12g",
+             e->o->t_end, e->t);
+    return MBDAE_ERR_SOLVER;
+  }
+  e->nonfinite[0] = '\0';
   int flag = IDASolve(b->mem, tout, &tret, b->y, b->yp, IDA_NORMAL);
   e->t = tret;
   if (flag == IDA_ROOT_RETURN) {
@@ -167,6 +184,8 @@ static int ida_advance(mbdae_engine *e, double tout, int *root) {
   }
   if (flag >= 0) return MBDAE_OK;
   ida_describe_failure(e, flag);
+  if (e->nonfinite[0] && flag != IDA_RES_FAIL && flag != IDA_RTFUNC_FAIL)
+    return mbdae_engine_nonfinite_failure(e, MBDAE_ERR_SOLVER);
   switch (flag) {
   case IDA_TOO_MUCH_WORK: return MBDAE_ERR_TOO_MUCH_WORK;
   case IDA_RES_FAIL:

@@ -24,18 +24,22 @@ typedef struct rk4_backend {
   long steps, rhs_evals, root_evals;
 } rk4_backend;
 
+/* The model's rhs, its output checked for NaN/inf (callback_check.c). */
+static int rhs_checked(mbdae_engine *e, double t, const double *y, double *out) {
+  return mbdae_engine_check_finite(e, "rhs", "ydot", t, out,
+                                   e->p->rhs(t, y, out, e->p->user_data));
+}
+
 static int rk4_step(mbdae_engine *e, double t, const double *y, double h, double *out) {
   rk4_backend *b = e->backend;
-  const mbdae_problem *p = e->p;
-  void *ud = p->user_data;
   const int n = e->n;
-  int rc = p->rhs(t, y, b->k1, ud);
+  int rc = rhs_checked(e, t, y, b->k1);
   for (int i = 0; rc == 0 && i < n; ++i) b->tmp[i] = y[i] + 0.5 * h * b->k1[i];
-  if (rc == 0) rc = p->rhs(t + 0.5 * h, b->tmp, b->k2, ud);
+  if (rc == 0) rc = rhs_checked(e, t + 0.5 * h, b->tmp, b->k2);
   for (int i = 0; rc == 0 && i < n; ++i) b->tmp[i] = y[i] + 0.5 * h * b->k2[i];
-  if (rc == 0) rc = p->rhs(t + 0.5 * h, b->tmp, b->k3, ud);
+  if (rc == 0) rc = rhs_checked(e, t + 0.5 * h, b->tmp, b->k3);
   for (int i = 0; rc == 0 && i < n; ++i) b->tmp[i] = y[i] + h * b->k3[i];
-  if (rc == 0) rc = p->rhs(t + h, b->tmp, b->k4, ud);
+  if (rc == 0) rc = rhs_checked(e, t + h, b->tmp, b->k4);
   b->rhs_evals += 4;
   if (rc != 0) return rc;
   for (int i = 0; i < n; ++i)
@@ -180,6 +184,7 @@ static int rk4_advance(mbdae_engine *e, double tout, int *root) {
   const mbdae_options *o = e->o;
   const int nr = e->p->nroots;
   *root = 0;
+  e->nonfinite[0] = '\0';
   long taken = 0;
   while (b->t < tout) {
     double h = o->rk4_step;
@@ -198,7 +203,7 @@ static int rk4_advance(mbdae_engine *e, double tout, int *root) {
       snprintf(e->msg, sizeof e->msg,
                "RK4 step failed at t=%.12g (h=%.3g) in mode '%s': %s", b->t, h,
                mbdae_engine_mode(e), rc < 0 ? "callback error" : "non-finite state");
-      return rc < 0 ? MBDAE_ERR_CALLBACK : MBDAE_ERR_SOLVER;
+      return rc < 0 ? MBDAE_ERR_CALLBACK : mbdae_engine_nonfinite_failure(e, MBDAE_ERR_SOLVER);
     }
     if (nr > 0 && crossed(b->glo, b->ghi, nr)) {
       rc = locate(e, h);

@@ -213,12 +213,14 @@ static int handle_event(mbdae_engine *e, event_state *s, mbdae_stats *stats,
   }
   if (info.ndata < 0 || info.ndata > MBDAE_EVENT_DATA_MAX) info.ndata = 0;
   stats->events++;
-  if ((o->max_events > 0 && stats->events > o->max_events) ||
-      event_rate_exceeded(s, o, stats->events - 1, e->t)) {
+  /* events of earlier segments count too (mbdae_carry) */
+  const long total = stats->events + (o->carry ? o->carry->events : 0);
+  if ((o->max_events > 0 && total > o->max_events) ||
+      event_rate_exceeded(s, o, total - 1, e->t)) {
     snprintf(e->msg, sizeof e->msg,
              "too many events: %ld events, more than %d within %.3g at t=%.12g "
              "in mode '%s' (Zeno accumulation or an event loop)",
-             stats->events, o->window_events, o->window_length, e->t,
+             total, o->window_events, o->window_length, e->t,
              mbdae_engine_mode(e));
     return MBDAE_ERR_EVENT_LIMIT;
   }
@@ -245,7 +247,7 @@ static int handle_event(mbdae_engine *e, event_state *s, mbdae_stats *stats,
   snprintf(s->mode_after, sizeof s->mode_after, "%s", mbdae_engine_mode(e));
 
   mbdae_event_record rec = {
-    .index = stats->events - 1, .t = e->t, .nroots = p->nroots, .dirs = s->dirs,
+    .index = total - 1, .t = e->t, .nroots = p->nroots, .dirs = s->dirs,
     .label = info.label ? info.label : "root", .mode_before = s->mode_before,
     .mode_after = s->mode_after, .ninv = p->ninv, .inv_names = p->inv_names,
     .inv_before = s->inv_before, .inv_after = s->inv_after, .ndata = info.ndata,
@@ -276,14 +278,25 @@ static int run_loop(mbdae_engine *e, mbdae_stats *stats) {
   s.inv_after = calloc((size_t)ni, sizeof *s.inv_after);
   s.ring = calloc((size_t)o->window_events, sizeof *s.ring);
   int rc = (s.dirs && s.inv_before && s.inv_after && s.ring) ? MBDAE_OK : MBDAE_ERR_MEMORY;
+  mbdae_carry *carry = o->carry;
+  if (rc == MBDAE_OK && carry && carry->window)
+    memcpy(s.ring, carry->window, (size_t)o->window_events * sizeof *s.ring);
 
   const double span = o->t_end - o->t0;
-  long k = 1; /* next output index: t0 + k dt_out */
+  /* output times grid + k dt_out, computed from k (never accumulated), so a
+   * run cut into segments samples the same times as one run */
+  const double grid = carry ? carry->grid_t0 : o->t0;
+  long k = 1; /* next output index */
+  if (carry) {
+    k = (long)floor((o->t0 - grid) / o->dt_out);
+    if (k < 0) k = 0;
+    while (grid + (double)k * o->dt_out <= o->t0 + 1e-12 * span) k++;
+  }
   int stop = 0;
   if (rc == MBDAE_OK) rc = observe(e, NULL);
   if (rc == MBDAE_STOPPED) stop = 1, rc = MBDAE_OK;
   while (rc == MBDAE_OK && !stop && e->t < o->t_end) {
-    double tout = o->t0 + (double)k * o->dt_out;
+    double tout = grid + (double)k * o->dt_out;
     if (tout > o->t_end || o->t_end - tout < 1e-12 * span) tout = o->t_end;
     int root = 0;
     rc = e->ops->advance(e, tout, &root);
@@ -301,6 +314,8 @@ static int run_loop(mbdae_engine *e, mbdae_stats *stats) {
     if (rc == MBDAE_OK) rc = mbdae_engine_release_masks(e);
   }
   if (rc == MBDAE_STOPPED) rc = MBDAE_OK, stop = 1;
+  if (carry && carry->window && s.ring)
+    memcpy(carry->window, s.ring, (size_t)o->window_events * sizeof *s.ring);
   free(s.dirs);
   free(s.inv_before);
   free(s.inv_after);
@@ -344,6 +359,15 @@ int mbdae_run(mbdae_problem *p, const mbdae_options *o, double *y, double *yp,
   }
   memcpy(e.y, y, (size_t)e.n * sizeof *y);
   if (p->form == MBDAE_FORM_DAE) memcpy(e.yp, yp, (size_t)e.n * sizeof *yp);
+  mbdae_carry *carry = o->carry;
+  if (carry && carry->masks && carry->nroots != p->nroots) {
+    rc = MBDAE_ERR_ARGUMENT;
+    snprintf(msg, msglen, "carried root masks for %d roots, the problem has %d",
+             carry->nroots, p->nroots);
+    goto done;
+  }
+  if (carry && carry->masks && p->nroots > 0)
+    memcpy(e.mask, carry->masks, (size_t)p->nroots * sizeof *e.mask);
   for (int i = 0; i < e.n; ++i)
     if (!isfinite(e.y[i]) || !isfinite(e.yp[i])) {
       rc = MBDAE_ERR_ARGUMENT;
@@ -354,7 +378,8 @@ int mbdae_run(mbdae_problem *p, const mbdae_options *o, double *y, double *yp,
   char what[256];
   rc = check_consistency(&e, what, sizeof what);
   int need_calcic = 0;
-  if (rc == MBDAE_ERR_INCONSISTENT && o->calcic_fallback) {
+  if (rc == MBDAE_ERR_INCONSISTENT &&
+      (o->calcic_fallback || (carry && carry->calcic_start))) {
     need_calcic = 1;
     rc = MBDAE_OK;
   } else if (rc != MBDAE_OK) {
@@ -379,6 +404,11 @@ int mbdae_run(mbdae_problem *p, const mbdae_options *o, double *y, double *yp,
     snprintf(msg, msglen, "%s", e.msg[0] ? e.msg : mbdae_status_message(rc));
   memcpy(y, e.y, (size_t)e.n * sizeof *y);
   if (yp) memcpy(yp, e.yp, (size_t)e.n * sizeof *yp);
+  if (carry) {
+    carry->events += bs.events;
+    if (carry->masks && p->nroots > 0)
+      memcpy(carry->masks, e.mask, (size_t)p->nroots * sizeof *e.mask);
+  }
 done:
   if (e.backend) e.ops->destroy(&e);
   stats->t_reached = e.t;

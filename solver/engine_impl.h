@@ -36,12 +36,7 @@ extern const mbdae_backend_ops mbdae_backend_rk4;
 
 /* A root just handled is masked: dir is the direction it fired in, band the
  * dead band around zero in which it reads as lying on the pre-crossing side. */
-typedef struct mbdae_root_mask {
-  int active;
-  int dir;
-  double band;
-  int refires;   /* consecutive re-crossings without leaving the band */
-} mbdae_root_mask;
+typedef mbdae_root_mask_state mbdae_root_mask; /* engine.h (carried across segments) */
 
 /* A masked root that fires again in the same direction without ever having
  * left its dead band is chattering (a Zeno sequence below the resolution of
@@ -62,6 +57,8 @@ struct mbdae_engine {
   long rk4_extra_evals;
   char msg[1024];            /* failure description */
   char sundials_msg[256];    /* last message from SUNDIALS' error handler */
+  char nonfinite[192];       /* first NaN/inf a callback returned since the
+                                last advance (callback_check.c), "" if none */
 };
 
 /* SUNDIALS error handler: keep the message for the failure report instead of
@@ -76,6 +73,15 @@ int mbdae_engine_roots(mbdae_engine *e, double t, const double *y,
 int mbdae_engine_mask_fired(mbdae_engine *e, const int *dirs);
 /* Release masks whose root has moved beyond its band to the other side. */
 int mbdae_engine_release_masks(mbdae_engine *e);
+
+/* After a successful rhs/residual evaluation (rc 0): a NaN or inf in
+ * out[0..n) is noted in e->nonfinite ("the model's rhs returned NaN in
+ * ydot[3] at t=0.3") and turned into a recoverable failure (1). */
+int mbdae_engine_check_finite(mbdae_engine *e, const char *callback, const char *entry,
+                              double t, const double *out, int rc);
+/* A backend's failure (status < 0, e->msg filled) after a noted non-finite
+ * output: prefix the note to e->msg and return MBDAE_ERR_CALLBACK. */
+int mbdae_engine_nonfinite_failure(mbdae_engine *e, int status);
 
 /* Name of the model's current mode ("-" when the model has none). */
 const char *mbdae_engine_mode(const mbdae_engine *e);

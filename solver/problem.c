@@ -26,6 +26,7 @@ void mbdae_problem_free(mbdae_problem **problem) {
 }
 
 int mbdae_problem_size(const mbdae_problem *p) { return p ? p->n : 0; }
+int mbdae_problem_root_count(const mbdae_problem *p) { return p ? p->nroots : 0; }
 mbdae_form mbdae_problem_form(const mbdae_problem *p) {
   return p ? p->form : MBDAE_FORM_DAE;
 }

@@ -33,7 +33,7 @@ static void test_frames(void) {
   double *y = calloc((size_t)capture_size(m), sizeof *y);
   capture_initial_state(m, 0.0, y);
   CU_ASSERT_PTR_NOT_NULL(mbdae_geometry_find("net_capture"));
-  CU_ASSERT_PTR_NULL(mbdae_geometry_find("bouncing_ball"));
+  CU_ASSERT_PTR_NULL(mbdae_geometry_find("no_such_kind"));
   const char *dir = mbdae_test_tmpdir("capture-vtk");
   int failed = 1;
   mbdae_vtk *v = mbdae_vtk_open("net_capture", dir, 0.1, &failed);

@@ -12,6 +12,7 @@
 #include "param_schema.h"
 #include "scenario.h"
 #include "solver_schema.h"
+#include "sweep.h"
 #include "testutil.h"
 #include "toy_kind.h"
 
@@ -465,6 +466,76 @@ static void test_mutations_never_crash(void) {
   CU_ASSERT(accepted > 0 && rejected > 0);
 }
 
+/* Regression (found by tests/fuzz/fuzz_scenario): libfyaml 0.7.12 loops
+ * forever on a malformed UTF-8 byte in a directive line ("%\x93"). The
+ * loader rejects any input that is not UTF-8 text (or holds a NUL) first,
+ * from a string, a file and a --set value, naming the line. */
+static void test_malformed_utf8_rejected(void) {
+  static const char *const texts[] = {
+    "%\x93\n", "model: toy\n%a\xc3\n", "model: toy\nparameters:\n  k: 1\n%\xff x\n",
+    "model: toy\ndescription: \"\xed\xa0\x80\"\n", "model: toy\n# \xc0\xaf overlong\n"};
+  static const int lines[] = {1, 2, 4, 2, 2};
+  char err[1024];
+  for (int i = 0; i < 5; ++i) {
+    mbdae_scenario s;
+    int rc = mbdae_scenario_load_string(toy_registry, "u.yaml", texts[i], NULL, 0, &s, err,
+                                        sizeof err);
+    CU_ASSERT_EQUAL(rc, MBDAE_ERR_SCENARIO);
+    char want[64];
+    snprintf(want, sizeof want, "u.yaml:%d: not UTF-8 text", lines[i]);
+    if (!strstr(err, want)) printf("\n  %s (expected %s)\n", err, want);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, want));
+    mbdae_scenario_free(&s);
+  }
+  /* well-formed multi-byte text is fine */
+  mbdae_scenario s;
+  int rc = mbdae_scenario_load_string(toy_registry, "u.yaml",
+                                      "model: toy\ndescription: \"\xc3\xa9 \xe2\x82\xac "
+                                      "\xf0\x9f\x98\x80\"\nparameters:\n  k: 1\n",
+                                      NULL, 0, &s, err, sizeof err);
+  CU_ASSERT_EQUAL(rc, MBDAE_OK);
+  mbdae_scenario_free(&s);
+  /* a file, with a NUL byte on line 3 and with the hanging directive */
+  const char *dir = mbdae_test_tmpdir("scenario-utf8");
+  static const char nul_text[] = "model: toy\nparameters:\n  k: 1\0\n";
+  static const char dir_text[] = "model: toy\n%\x93\n";
+  const char *bodies[] = {nul_text, dir_text};
+  const size_t sizes[] = {sizeof nul_text - 1, sizeof dir_text - 1};
+  const char *wants[] = {"bad.yaml:3: not UTF-8 text (NUL byte 0x00 at column 7)",
+                         "bad.yaml:2: not UTF-8 text (malformed byte 0x93 at column 2)"};
+  for (int i = 0; i < 2; ++i) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s/bad.yaml", dir);
+    FILE *f = fopen(path, "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fwrite(bodies[i], 1, sizes[i], f);
+    fclose(f);
+    rc = mbdae_scenario_load_registry(toy_registry, path, NULL, 0, &s, err, sizeof err);
+    CU_ASSERT_EQUAL(rc, MBDAE_ERR_SCENARIO);
+    if (!strstr(err, wants[i])) printf("\n  %s (expected %s)\n", err, wants[i]);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, wants[i]));
+    mbdae_scenario_free(&s);
+  }
+  /* a --set value goes through the same YAML reader */
+  const char *set[] = {"parameters.mode=%\x93"};
+  rc = mbdae_scenario_load_string(toy_registry, "u.yaml", "model: toy\nparameters:\n  k: 1\n",
+                                  set, 1, &s, err, sizeof err);
+  CU_ASSERT_EQUAL(rc, MBDAE_ERR_SCENARIO);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err, "not UTF-8 text"));
+  mbdae_scenario_free(&s);
+  /* the study loader (mbdae sweep) reads its file the same way */
+  char path[4200];
+  snprintf(path, sizeof path, "%s/study.yaml", dir);
+  FILE *f = fopen(path, "wb");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fputs("study: s\n%\x93\n", f);
+  fclose(f);
+  mbdae_sweep_study st;
+  rc = mbdae_sweep_study_load(path, &st, err, sizeof err);
+  CU_ASSERT_EQUAL(rc, MBDAE_ERR_SCENARIO);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err, "study.yaml:2: not UTF-8 text"));
+}
+
 int main(void) {
   static const mbdae_test tests[] = {
     {"good file round-trips into the param struct", test_good_round_trip},
@@ -479,6 +550,7 @@ int main(void) {
     {"model error keys to scenario keys", test_full_key},
     {"registered kinds' schemas", test_registered_schemas},
     {"mutated files never crash", test_mutations_never_crash},
+    {"malformed UTF-8 is rejected, never hangs", test_malformed_utf8_rejected},
     {NULL, NULL}};
   return mbdae_test_main("scenario_load", tests);
 }

@@ -1,5 +1,8 @@
-/* mbdae/engine.h - run a hybrid problem: integrator backends, event loop,
- * options and statistics. The engine does no I/O: output, progress and the
+/** @file mbdae/engine.h
+ * @brief Run a hybrid problem: integrator backends, event loop, options and
+ *        statistics.
+ *
+ * The engine does no I/O: output, progress and the
  * event log reach the caller through callbacks. */
 #ifndef MBDAE_ENGINE_H
 #define MBDAE_ENGINE_H
@@ -11,108 +14,166 @@
 extern "C" {
 #endif
 
+/** Integrator. */
 typedef enum {
-  MBDAE_METHOD_IDA = 0,         /* DAE form: variable-order BDF (IDA) */
-  MBDAE_METHOD_CVODE_BDF = 1,   /* ODE form: stiff BDF with Newton (CVODE) */
-  MBDAE_METHOD_CVODE_ADAMS = 2, /* ODE form: Adams-Moulton, fixed-point iteration */
-  MBDAE_METHOD_RK4 = 3          /* ODE form: fixed-step classic RK4 (reference) */
+  MBDAE_METHOD_IDA = 0,         /**< DAE form: variable-order BDF (IDA) */
+  MBDAE_METHOD_CVODE_BDF = 1,   /**< ODE form: stiff BDF with Newton (CVODE) */
+  MBDAE_METHOD_CVODE_ADAMS = 2, /**< ODE form: Adams-Moulton, fixed-point iteration */
+  MBDAE_METHOD_RK4 = 3          /**< ODE form: fixed-step classic RK4 (reference) */
 } mbdae_method;
 
+/** Linear solver of the Newton iterations (IDA, CVODE BDF). */
 typedef enum {
-  MBDAE_LINSOL_DENSE = 0,
-  MBDAE_LINSOL_KLU = 1          /* needs a sparse Jacobian pattern */
+  MBDAE_LINSOL_DENSE = 0,       /**< dense LU (SUNDIALS) */
+  MBDAE_LINSOL_KLU = 1          /**< needs a sparse Jacobian pattern */
 } mbdae_linsol;
 
+/** Fill-reducing ordering of KLU. */
 typedef enum {
-  MBDAE_ORDERING_AMD = 0,
-  MBDAE_ORDERING_COLAMD = 1,
-  MBDAE_ORDERING_NATURAL = 2,
-  MBDAE_ORDERING_METIS = 3      /* nested dissection via KLU's user-ordering hook */
+  MBDAE_ORDERING_AMD = 0,       /**< approximate minimum degree */
+  MBDAE_ORDERING_COLAMD = 1,    /**< column approximate minimum degree */
+  MBDAE_ORDERING_NATURAL = 2,   /**< no reordering */
+  MBDAE_ORDERING_METIS = 3      /**< nested dissection via KLU's user-ordering hook */
 } mbdae_ordering;
 
-/* One logged event, passed to the observer. Arrays are valid during the call. */
+/** One logged event, passed to the observer. Arrays are valid during the call. */
 typedef struct mbdae_event_record {
-  long index;              /* 0, 1, 2, ... */
-  double t;
-  int nroots;
-  const int *dirs;         /* +1/-1/0 per root, as given to the handler */
-  const char *label;       /* from the handler (or "root") */
-  const char *mode_before, *mode_after;
-  int ninv;
-  const char *const *inv_names;
-  const double *inv_before, *inv_after;
-  int ndata;               /* the handler's mbdae_event_info data */
-  const double *data;
-  int action;              /* MBDAE_EVENT_CONTINUE / _STOP / _NOCHANGE */
+  long index;              /**< 0, 1, 2, ... */
+  double t;                /**< event time */
+  int nroots;              /**< length of dirs */
+  const int *dirs;         /**< +1/-1/0 per root, as given to the handler */
+  const char *label;       /**< from the handler (or "root") */
+  const char *mode_before, *mode_after; /**< mode names before and after the event */
+  int ninv;                /**< number of invariants */
+  const char *const *inv_names; /**< their names */
+  const double *inv_before, *inv_after; /**< invariants before and after the event map (ninv each) */
+  int ndata;               /**< the handler's mbdae_event_info data */
+  const double *data;      /**< ndata values */
+  int action;              /**< MBDAE_EVENT_CONTINUE / _STOP / _NOCHANGE */
 } mbdae_event_record;
+/** @var mbdae_event_record::mode_before
+ *  mode name before the event (mode_after: after it) */
+/** @var mbdae_event_record::inv_before
+ *  invariants before the event map (inv_after: after it), ninv each */
 
-/* Observer: called at t0, at every output time, at the final time and, with
+/** Observer: called at t0, at every output time, at the final time and, with
  * ev != NULL, after every event (y, yp are the post-event state). Return 0 to
  * go on, > 0 to stop the run (MBDAE_STOPPED), < 0 to fail. */
 typedef int (*mbdae_observer_fn)(double t, const double *y, const double *yp,
                                  const mbdae_event_record *ev, void *user_data);
-/* Progress: called after each output interval; fraction in [0, 1]. */
+/** Progress: called after each output interval; fraction in [0, 1]. */
 typedef void (*mbdae_progress_fn)(double t, double fraction, void *user_data);
 
+/** The dead band of one just-handled root (solver/root_mask.c). */
+typedef struct mbdae_root_mask_state {
+  int active;                /**< 1 while the root is masked */
+  int dir;                   /**< direction it fired in */
+  double band;               /**< width of the band */
+  int refires;               /**< consecutive re-crossings inside the band */
+} mbdae_root_mask_state;
+
+/** Engine state carried from one mbdae_run to the next when a long run is
+ * integrated in segments (checkpoints, doc/checkpoint.md): zero it (and its
+ * arrays) before the first segment; each run reads it on entry and updates
+ * it on return, so event indices, max_events, the Zeno window, the dead
+ * bands of roots handled just before a segment boundary and the output grid
+ * go on as in one run. */
+typedef struct mbdae_carry {
+  long events;               /**< events of earlier segments */
+  double *window;            /**< window_events times of recent events (ring) */
+  int nroots;                /**< length of masks (must be the problem's) */
+  mbdae_root_mask_state *masks; /**< one per root */
+  double grid_t0;            /**< output times are grid_t0 + k dt_out */
+  int stop_at_end;           /**< 1: IDA ends a step exactly at t_end, so a DAE's
+                                final state solves the residual (the next
+                                segment's start); 0: interpolated, as one run */
+  int calcic_start;          /**< 1: an inconsistent initial state (a DAE restarted
+                                from a step end or the interpolant) is made
+                                consistent with IDACalcIC, counted in
+                                calcic_fallbacks; 0: it fails, as a first start */
+} mbdae_carry;
+
+/** Options of mbdae_run(); fill with mbdae_options_default() first. */
 typedef struct mbdae_options {
-  mbdae_method method;
-  mbdae_linsol linsol;
-  mbdae_ordering ordering;
-  double t0, t_end;
-  double dt_out;             /* output interval (> 0) */
-  double rtol, atol;
-  const double *atol_vec;    /* optional per-component atol (length n) */
-  double h_init;             /* 0: solver's choice */
-  double h_max;              /* 0: unlimited */
-  double rk4_step;           /* fixed step of the RK4 reference */
-  long max_steps;            /* per output interval, adaptive methods */
-  int max_order;             /* 0: default */
-  int suppress_alg;          /* IDA: exclude algebraic variables from the error test */
-  double jac_reuse_cj;       /* IDA: keep the factorised iteration matrix while
+  mbdae_method method;       /**< integrator */
+  mbdae_linsol linsol;       /**< linear solver */
+  mbdae_ordering ordering;   /**< KLU ordering */
+  double t0, t_end;          /**< end time (> t0) */
+  double dt_out;             /**< output interval (> 0) */
+  double rtol, atol;         /**< absolute tolerance (scalar) */
+  const double *atol_vec;    /**< optional per-component atol (length n) */
+  double h_init;             /**< 0: solver's choice */
+  double h_max;              /**< 0: unlimited */
+  double rk4_step;           /**< fixed step of the RK4 reference */
+  long max_steps;            /**< per output interval, adaptive methods */
+  int max_order;             /**< 0: default */
+  int suppress_alg;          /**< IDA: exclude algebraic variables from the error test */
+  double jac_reuse_cj;       /**< IDA: keep the factorised iteration matrix while
                                 cj changes by less than this fraction
                                 (default 0.9; 0: IDA's own 0.25) */
-  long max_events;           /* total events allowed (0: unlimited) */
-  int window_events;         /* Zeno guard: at most this many events ... */
-  double window_length;      /* ... within any interval of this length */
-  double consistency_tol;    /* |F_i| <= tol (1 + |y_i| + |yp_i|) after events */
-  int calcic_fallback;       /* IDA: try IDACalcIC when the handler's state is
+  long max_events;           /**< total events allowed (0: unlimited) */
+  int window_events;         /**< Zeno guard: at most this many events ... */
+  double window_length;      /**< ... within any interval of this length */
+  double consistency_tol;    /**< |F_i| <= tol (1 + |y_i| + |yp_i|) after events */
+  int calcic_fallback;       /**< IDA: try IDACalcIC when the handler's state is
                                 inconsistent (logged as an event); else fail */
-  double root_band;          /* dead band of a just-handled root (absolute) */
-  mbdae_observer_fn observer;
-  void *observer_data;
-  mbdae_progress_fn progress;
-  void *progress_data;
+  double root_band;          /**< dead band of a just-handled root (absolute) */
+  mbdae_observer_fn observer; /**< output samples and events (may be NULL) */
+  void *observer_data;       /**< its user_data */
+  mbdae_progress_fn progress; /**< progress reports (may be NULL) */
+  void *progress_data;       /**< its user_data */
+  mbdae_carry *carry;        /**< NULL: a self-contained run */
 } mbdae_options;
+/** @var mbdae_options::t0
+ *  start time */
+/** @var mbdae_options::rtol
+ *  relative tolerance */
 
-/* Fill with defaults: IDA, dense, t in [0, 1], dt_out 0.01, rtol 1e-8,
- * atol 1e-10, rk4_step 1e-3, max_steps 100000, window 1000 events per 1e-9. */
+/** @brief Fill with defaults: IDA, dense, t in [0, 1], dt_out 0.01, rtol 1e-8,
+ * atol 1e-10, rk4_step 1e-3, max_steps 100000, window 1000 events per 1e-9.
+ * @param o the options to fill (callbacks NULL) */
 void mbdae_options_default(mbdae_options *o);
 
+/** Statistics of a run (summed over its integrator restarts). */
 typedef struct mbdae_stats {
-  long steps;
-  long rhs_evals;            /* residual or right-hand-side evaluations */
-  long jac_evals;
-  long lin_setups;           /* linear-solver setups (factorisations) */
-  long newton_iters;
-  long newton_fails;
-  long err_test_fails;
-  long root_evals;
-  long events;
-  long calcic_fallbacks;
-  double wall_time;          /* seconds */
-  double t_reached;
-  double last_step;
+  long steps;                /**< integration steps */
+  long rhs_evals;            /**< residual or right-hand-side evaluations */
+  long jac_evals;            /**< Jacobian evaluations */
+  long lin_setups;           /**< linear-solver setups (factorisations) */
+  long newton_iters;         /**< nonlinear (Newton or fixed-point) iterations */
+  long newton_fails;         /**< nonlinear convergence failures */
+  long err_test_fails;       /**< local error test failures */
+  long root_evals;           /**< root function evaluations */
+  long events;               /**< events handled */
+  long calcic_fallbacks;     /**< IDACalcIC repairs after events */
+  double wall_time;          /**< seconds */
+  double t_reached;          /**< time of the last state */
+  double last_step;          /**< last step size taken */
 } mbdae_stats;
 
-/* Integrate from o->t0 to o->t_end. y, yp hold the initial state on entry
- * (yp may be NULL for ODE-form problems) and the last state on return, also
- * on failure. msg (may be NULL) receives a one-line description of a failure:
- * time, mode and worst residual (or error) component. Returns a status code. */
+/** @brief Integrate from o->t0 to o->t_end.
+ * @param p      the problem
+ * @param o      options (method, tolerances, output interval, callbacks)
+ * @param y      the initial state on entry, the last state on return (also
+ *               on failure)
+ * @param yp     likewise its derivative (DAE form; may be NULL for ODE form)
+ * @param stats  receives the statistics (may be NULL)
+ * @param msg    receives a one-line description of a failure: time, mode and
+ *               worst residual (or error) component (may be NULL)
+ * @param msglen size of msg
+ * @return MBDAE_OK, MBDAE_STOPPED, or an error status (MBDAE_ERR_SOLVER,
+ *         MBDAE_ERR_CALLBACK, MBDAE_ERR_EVENT_LIMIT, ...) */
 int mbdae_run(mbdae_problem *p, const mbdae_options *o, double *y, double *yp,
               mbdae_stats *stats, char *msg, size_t msglen);
 
+/** @brief Name of a method.
+ * @param m the method
+ * @return "ida", "cvode-bdf", "cvode-adams", "rk4" or "unknown" (static) */
 const char *mbdae_method_name(mbdae_method m);
-/* Parse "ida", "cvode-bdf", "cvode-adams", "rk4"; returns 0 or MBDAE_ERR_NOT_FOUND. */
+/** @brief Parse a method name.
+ * @param s "ida", "cvode-bdf", "cvode-adams" or "rk4"
+ * @param m receives the method
+ * @return 0, MBDAE_ERR_NOT_FOUND or MBDAE_ERR_ARGUMENT (NULL) */
 int mbdae_method_parse(const char *s, mbdae_method *m);
 
 #ifdef __cplusplus

@@ -1,5 +1,6 @@
-/* mbdae/model.h - a model kind: a const table of function pointers (like
- * SUNDIALS' N_Vector ops) through which the driver configures, builds, runs
+/** @file mbdae/model.h
+ * @brief A model kind: a const table of function pointers (like SUNDIALS'
+ *        N_Vector ops) through which the driver configures, builds, runs
  * and reports any model without knowing its equations.
  *
  * Parameters are declared as a schema (mbdae_param_spec[]): the driver reads
@@ -18,115 +19,185 @@
 extern "C" {
 #endif
 
+/** Type of a schema entry, and how it is stored in the parameter struct. */
 typedef enum {
-  MBDAE_PARAM_DOUBLE = 0, /* double at offset */
-  MBDAE_PARAM_INT = 1,    /* int at offset (min/max apply) */
-  MBDAE_PARAM_BOOL = 2,   /* int 0/1 at offset */
-  MBDAE_PARAM_ENUM = 3,   /* int index into choices[] at offset */
-  MBDAE_PARAM_VEC = 4,    /* double[len] at offset (a YAML sequence of len numbers) */
-  MBDAE_PARAM_TABLE = 5   /* double* at offset (malloc'd, row-major rows x len),
+  MBDAE_PARAM_DOUBLE = 0, /**< double at offset */
+  MBDAE_PARAM_INT = 1,    /**< int at offset (min/max apply) */
+  MBDAE_PARAM_BOOL = 2,   /**< int 0/1 at offset */
+  MBDAE_PARAM_ENUM = 3,   /**< int index into choices[] at offset */
+  MBDAE_PARAM_VEC = 4,    /**< double[len] at offset (a YAML sequence of len numbers) */
+  MBDAE_PARAM_TABLE = 5   /**< double* at offset (malloc'd, row-major rows x len),
                              int row count at count_offset; YAML: a sequence of
                              sequences of len numbers. Freed by the driver. */
 } mbdae_param_type;
 
-/* Flags for bounds. */
-#define MBDAE_PARAM_REQUIRED  1 /* no default: the key must be present */
-#define MBDAE_PARAM_MIN_OPEN  2 /* value > min (else >= min) */
-#define MBDAE_PARAM_MAX_OPEN  4 /* value < max (else <= max) */
+/* Flags of mbdae_param_spec::flags. */
+#define MBDAE_PARAM_REQUIRED  1 /**< no default: the key must be present */
+#define MBDAE_PARAM_MIN_OPEN  2 /**< value > min (else >= min) */
+#define MBDAE_PARAM_MAX_OPEN  4 /**< value < max (else <= max) */
 
+/** One entry of a parameter schema. */
 typedef struct mbdae_param_spec {
-  const char *key;
-  mbdae_param_type type;
-  size_t offset;
-  int flags;
-  double def;                 /* default (scalars, every VEC element) */
-  double min, max;            /* bounds for every number (use -HUGE_VAL/HUGE_VAL) */
-  int len;                    /* VEC length, TABLE columns */
-  const char *const *choices; /* ENUM names, NULL-terminated */
-  size_t count_offset;        /* TABLE row count (int) */
-  const char *unit;
-  const char *doc;            /* one line, shown by `mbdae list --params` */
+  const char *key;            /**< scenario key (under `parameters:`) */
+  mbdae_param_type type;      /**< value type */
+  size_t offset;              /**< where the value goes in the parameter struct */
+  int flags;                  /**< MBDAE_PARAM_REQUIRED, _MIN_OPEN, _MAX_OPEN */
+  double def;                 /**< default (scalars, every VEC element) */
+  double min, max;            /**< bounds for every number (use -HUGE_VAL/HUGE_VAL) */
+  int len;                    /**< VEC length, TABLE columns */
+  const char *const *choices; /**< ENUM names, NULL-terminated */
+  size_t count_offset;        /**< TABLE row count (int) */
+  const char *unit;           /**< unit ("" if none) */
+  const char *doc;            /**< one line, shown by `mbdae list --params` */
 } mbdae_param_spec;
+/** @var mbdae_param_spec::min
+ *  lower bound of every number (use -HUGE_VAL for none; max: upper bound) */
 
-/* A cross-field check names the offending key (as in the schema, or a
- * dotted sub-key such as "strings[3]") and says why. */
+/** A rejection by a model's check or create: the offending key (as in the
+ *  schema, or a dotted sub-key such as "strings[3]") and why. */
 typedef struct mbdae_param_error {
-  const char *key;
-  char msg[256];
+  const char *key;      /**< the key (a static string), NULL: the model as a whole */
+  char msg[256];        /**< why, one line */
 } mbdae_param_error;
 
+/** A named output column. */
 typedef struct mbdae_column {
-  char name[64];
-  char unit[24];
+  char name[64];        /**< column name (series.csv header) */
+  char unit[24];        /**< its unit ("" if none) */
 } mbdae_column;
 
+/** A scalar result of a run. */
 typedef struct mbdae_outcome {
-  char name[64];
-  char unit[24];
-  double value;
+  char name[64];        /**< name (summary.json key) */
+  char unit[24];        /**< unit ("" if none) */
+  double value;         /**< the value */
 } mbdae_outcome;
 
-/* A plot the driver renders with gnuplot. ycols is a comma-separated list of
+/** A plot the driver renders with gnuplot. ycols is a comma-separated list of
  * column names or glob patterns ("phi_*"); source selects the table. */
 typedef struct mbdae_plot_spec {
-  const char *file;     /* stem of the PNG file */
-  const char *title;
-  const char *source;   /* "samples" (series.csv) or "events" (events.csv) */
-  const char *xcol;
-  const char *ycols;
-  const char *xlabel, *ylabel;
-  int points;           /* 1: draw points, 0: lines */
+  const char *file;     /**< stem of the PNG file */
+  const char *title;    /**< plot title */
+  const char *source;   /**< "samples" (series.csv) or "events" (events.csv) */
+  const char *xcol;     /**< column on the x axis */
+  const char *ycols;    /**< columns on the y axis (names or glob patterns) */
+  const char *xlabel, *ylabel; /**< y axis label */
+  int points;           /**< 1: draw points, 0: lines */
 } mbdae_plot_spec;
+/** @var mbdae_plot_spec::xlabel
+ *  x axis label */
 
-typedef struct mbdae_model mbdae_model; /* a model instance: private to each kind */
+/** A model instance: private to each kind. */
+typedef struct mbdae_model mbdae_model;
 
+/** A model kind: its schema and the operations the driver calls. */
 typedef struct mbdae_model_kind {
-  const char *name;
-  const char *summary;
-  size_t params_size;
-  const mbdae_param_spec *params;
-  int nparams;
-  /* Physical cross-field checks on filled parameters. 0 ok, else
+  const char *name;               /**< kind name (`model:` in a scenario) */
+  const char *summary;            /**< one line, shown by `mbdae list` */
+  size_t params_size;             /**< size of the kind's parameter struct */
+  const mbdae_param_spec *params; /**< its schema */
+  int nparams;                    /**< schema entries */
+  /** Physical cross-field checks on filled parameters. 0 ok, else
    * MBDAE_ERR_PARAMETER with err filled. May be NULL. */
   int (*check)(const void *params, mbdae_param_error *err);
-  /* Build an instance for the given solver options (the model may choose
+  /** Build an instance for the given solver options (the model may choose
    * its formulation from o->method, and adjust o, e.g. its default linear
    * solver). On error fill err and return < 0. */
   int (*create)(const void *params, mbdae_options *o, mbdae_model **model,
                 mbdae_param_error *err);
+  /** Free an instance and set *model to NULL. */
   void (*destroy)(mbdae_model **model);
+  /** The instance's problem (owned by the instance). */
   mbdae_problem *(*problem)(mbdae_model *model);
-  /* Consistent initial state at o->t0 (yp may be NULL for ODE form). */
+  /** Consistent initial state at o->t0 (yp may be NULL for ODE form). */
   int (*initial_state)(mbdae_model *model, double t0, double *y, double *yp);
-  /* Output columns: with cols NULL return the count, else fill up to max. */
+  /** Output columns: with cols NULL return the count, else fill up to max. */
   int (*columns)(mbdae_model *model, mbdae_column *cols, int max);
+  /** One output row (the columns' values) at (t, y, yp): 0 ok, < 0 failure. */
   int (*output_row)(mbdae_model *model, double t, const double *y,
                     const double *yp, double *row);
-  /* Names of the handler's event data values (may be NULL). */
+  /** Names of the handler's event data values (may be NULL). */
   int (*event_columns)(mbdae_model *model, mbdae_column *cols, int max);
-  /* Scalar results for summary.json and sweeps, after the run (may be NULL). */
+  /** Scalar results for summary.json and sweeps, after the run (may be NULL). */
   int (*outcomes)(mbdae_model *model, const double *y, const double *yp,
                   mbdae_outcome *out, int max);
-  const mbdae_plot_spec *plots;
-  int nplots;
+  const mbdae_plot_spec *plots;   /**< the plots the driver renders */
+  int nplots;                     /**< their number */
+  /** Checkpoints (doc/checkpoint.md): the instance's internal state beyond
+   * y and yp - active mode, contacts, faces, counters the outcomes report -
+   * as plain bytes (no I/O). state_size: their count; state_save fills buf
+   * (size bytes); state_load restores them into an instance built from the
+   * same parameters and put at t0 by initial_state (MBDAE_ERR_ARGUMENT if
+   * size does not match). NULL: the kind cannot be checkpointed. */
+  size_t (*state_size)(const mbdae_model *model);
+  /** Save the internal state into buf (state_size bytes): 0 or < 0. */
+  int (*state_save)(const mbdae_model *model, void *buf, size_t size);
+  /** Restore the internal state saved by state_save: 0 or < 0. */
+  int (*state_load)(mbdae_model *model, const void *buf, size_t size);
 } mbdae_model_kind;
 
-/* The usual `columns`/`event_columns` answer for a fixed table: with cols
- * NULL return n, else copy up to max entries and return how many. */
+/** Helpers for state_save/state_load: a byte cursor over the caller's buffer.
+ *  Each put/get copies n bytes and fails (sticky) past the end. */
+typedef struct mbdae_state_cursor {
+  unsigned char *w;          /**< save: destination */
+  const unsigned char *r;    /**< load: source */
+  size_t size, pos;          /**< bytes used so far */
+  int failed;                /**< 1 once a put/get went past the end */
+} mbdae_state_cursor;
+/** @var mbdae_state_cursor::size
+ *  buffer size in bytes */
+/** @brief Copy n bytes from src to the cursor's buffer (save).
+ * @param c   the cursor (w set)
+ * @param src the bytes
+ * @param n   their count */
+void mbdae_state_put(mbdae_state_cursor *c, const void *src, size_t n);
+/** @brief Copy n bytes from the cursor's buffer to dst (load).
+ * @param c   the cursor (r set)
+ * @param dst destination
+ * @param n   byte count */
+void mbdae_state_get(mbdae_state_cursor *c, void *dst, size_t n);
+/** @brief mbdae_state_put() when the cursor saves (w set), else
+ *         mbdae_state_get(): one field list serves both.
+ * @param c the cursor
+ * @param p the field
+ * @param n its size in bytes */
+void mbdae_state_io(mbdae_state_cursor *c, void *p, size_t n);
+/** @brief Check that a save or load used the buffer exactly.
+ * @param c the cursor
+ * @return 0 when every byte was used exactly, else MBDAE_ERR_ARGUMENT */
+int mbdae_state_done(const mbdae_state_cursor *c);
+
+/** @brief The usual `columns`/`event_columns` answer for a fixed table.
+ * @param src  the table
+ * @param n    its length
+ * @param cols destination, or NULL to ask for the count
+ * @param max  capacity of cols
+ * @return n when cols is NULL, else how many entries were copied */
 int mbdae_columns_copy(const mbdae_column *src, int n, mbdae_column *cols,
                        int max);
 
-/* Fill one outcome (name and unit are cut to their fields). */
+/** @brief Fill one outcome (name and unit are cut to their fields).
+ * @param o     the outcome
+ * @param name  its name
+ * @param unit  its unit ("" if none)
+ * @param value its value */
 void mbdae_outcome_set(mbdae_outcome *o, const char *name, const char *unit,
                        double value);
 
-/* The usual `create` failure report: err (may be NULL) names the key
- * "model" and says "cannot build the <what>: <status message>". Returns rc. */
+/** @brief The usual `create` failure report.
+ * @param err  (may be NULL) gets the key "model" and the message
+ *             "cannot build the <what>: <status message>"
+ * @param what what could not be built
+ * @param rc   the failing status
+ * @return rc */
 int mbdae_param_error_build_failed(mbdae_param_error *err, const char *what,
                                    int rc);
 
-/* The registry of model kinds (NULL-terminated). */
+/** The registry of model kinds (NULL-terminated). */
 extern const mbdae_model_kind *const mbdae_model_kinds[];
+/** @brief Find a model kind by name.
+ * @param name the kind name
+ * @return the kind, or NULL when the registry has none of that name */
 const mbdae_model_kind *mbdae_model_kind_find(const char *name);
 
 #ifdef __cplusplus

@@ -1,4 +1,5 @@
-/* mbdae/problem.h - a hybrid DAE or ODE problem: sizes and model callbacks.
+/** @file mbdae/problem.h
+ * @brief A hybrid DAE or ODE problem: sizes and model callbacks.
  *
  * All callbacks are shaped like SUNDIALS' (t, y, yp, out, user_data) and
  * return 0 on success, > 0 for a recoverable failure (the integrator retries
@@ -13,100 +14,195 @@
 extern "C" {
 #endif
 
+/** Index type of sparse (CSC) Jacobian patterns (SUNDIALS' sunindextype). */
 typedef int64_t mbdae_index;
 
+/** How the equations are posed. */
 typedef enum {
-  MBDAE_FORM_DAE = 0, /* F(t, y, y') = 0, solved by IDA */
-  MBDAE_FORM_ODE = 1  /* y' = f(t, y), solved by CVODE or RK4 */
+  MBDAE_FORM_DAE = 0, /**< F(t, y, y') = 0, solved by IDA */
+  MBDAE_FORM_ODE = 1  /**< y' = f(t, y), solved by CVODE or RK4 */
 } mbdae_form;
 
-/* DAE residual: out = F(t, y, yp). */
+/** DAE residual: out = F(t, y, yp). Returns 0, > 0 recoverable, < 0 fatal. */
 typedef int (*mbdae_residual_fn)(double t, const double *y, const double *yp,
                                  double *out, void *user_data);
-/* ODE right-hand side: out = f(t, y). */
+/** ODE right-hand side: out = f(t, y). Returns 0, > 0 recoverable, < 0 fatal. */
 typedef int (*mbdae_rhs_fn)(double t, const double *y, double *out,
                             void *user_data);
-/* Jacobian. DAE: out = dF/dy + cj dF/dyp. ODE: out = df/dy (cj = 0, yp NULL).
+/** Jacobian. DAE: out = dF/dy + cj dF/dyp. ODE: out = df/dy (cj = 0, yp NULL).
  * Dense: out is column-major n x n (zeroed by the engine before the call).
  * Sparse: out holds the values of the fixed CSC pattern, in pattern order
  * (zeroed by the engine before the call). */
 typedef int (*mbdae_jac_fn)(double t, double cj, const double *y,
                             const double *yp, double *out, void *user_data);
-/* Root functions g(t, y, yp); yp is NULL for ODE-form problems. */
+/** Root functions g(t, y, yp) into g[nroots]; yp is NULL for ODE-form problems. */
 typedef int (*mbdae_root_fn)(double t, const double *y, const double *yp,
                              double *g, void *user_data);
 
-/* Event handler return values (>= 0); < 0 is a fatal error. */
+/** Event handler return values (>= 0); < 0 is a fatal error. */
 enum {
-  MBDAE_EVENT_CONTINUE = 0, /* y/yp (and the mode) may have changed: re-initialise */
-  MBDAE_EVENT_STOP = 1,     /* end the run here (status MBDAE_STOPPED) */
-  MBDAE_EVENT_NOCHANGE = 2  /* nothing changed: continue without re-initialisation */
+  MBDAE_EVENT_CONTINUE = 0, /**< y/yp (and the mode) may have changed: re-initialise */
+  MBDAE_EVENT_STOP = 1,     /**< end the run here (status MBDAE_STOPPED) */
+  MBDAE_EVENT_NOCHANGE = 2  /**< nothing changed: continue without re-initialisation */
 };
 
+/** Capacity of mbdae_event_info::data. */
 #define MBDAE_EVENT_DATA_MAX 16
 
-/* Extra information a handler may return about an event. */
+/** Extra information a handler may return about an event. */
 typedef struct mbdae_event_info {
-  const char *label;   /* static string naming what happened ("impact", "release") */
-  int ndata;           /* number of model-defined values in data[] (<= MBDAE_EVENT_DATA_MAX) */
-  double data[MBDAE_EVENT_DATA_MAX]; /* model-defined values (impulse, stick flag) */
+  const char *label;   /**< static string naming what happened ("impact", "release") */
+  int ndata;           /**< number of model-defined values in data[] (<= MBDAE_EVENT_DATA_MAX) */
+  double data[MBDAE_EVENT_DATA_MAX]; /**< model-defined values (impulse, stick flag) */
 } mbdae_event_info;
 
-/* Event handler, called at a located root. dirs[i] is +1 (g_i rose through 0),
+/** Event handler, called at a located root. dirs[i] is +1 (g_i rose through 0),
  * -1 (fell through 0) or 0 (not fired); all roots located at the same time
  * are passed together. The handler applies the event map (impulse, mode
- * switch) and must leave y, yp consistent with the new mode's equations. */
+ * switch) and must leave y, yp consistent with the new mode's equations.
+ * Returns MBDAE_EVENT_CONTINUE, _STOP or _NOCHANGE, or < 0 (fatal). */
 typedef int (*mbdae_event_fn)(double t, double *y, double *yp, const int *dirs,
                               mbdae_event_info *info, void *user_data);
-/* Invariants (energy, momenta, constraint values) logged around each event. */
+/** Invariants (energy, momenta, constraint values) into out[ninv], logged
+ *  around each event. Returns 0, or < 0 on failure. */
 typedef int (*mbdae_invariant_fn)(double t, const double *y, const double *yp,
                                   double *out, void *user_data);
-/* Name of the current mode, for logs and error messages. */
+/** Name of the current mode (a static string), for logs and error messages. */
 typedef const char *(*mbdae_mode_name_fn)(void *user_data);
 
+/** An opaque problem: size, form and the model's callbacks. */
 typedef struct mbdae_problem mbdae_problem;
 
+/** @brief Create a problem of n unknowns in the given form.
+ * @param n    number of unknowns (> 0)
+ * @param form MBDAE_FORM_DAE or MBDAE_FORM_ODE
+ * @return the problem, or NULL (n <= 0 or out of memory) */
 mbdae_problem *mbdae_problem_create(int n, mbdae_form form);
+/** @brief Free a problem and set *problem to NULL.
+ * @param problem address of the handle (NULL or *problem NULL: nothing to do) */
 void mbdae_problem_free(mbdae_problem **problem);
 
+/** @brief Number of unknowns.
+ * @param p the problem
+ * @return n, or 0 when p is NULL */
 int mbdae_problem_size(const mbdae_problem *p);
+/** @brief Number of root functions.
+ * @param p the problem
+ * @return nroots (0 without roots) */
+int mbdae_problem_root_count(const mbdae_problem *p);
+/** @brief The problem's form.
+ * @param p the problem
+ * @return MBDAE_FORM_DAE or MBDAE_FORM_ODE */
 mbdae_form mbdae_problem_form(const mbdae_problem *p);
 
+/** @brief Set the pointer passed as user_data to every callback.
+ * @param p         the problem
+ * @param user_data the model's data (not owned)
+ * @return MBDAE_OK or MBDAE_ERR_ARGUMENT */
 int mbdae_problem_set_user_data(mbdae_problem *p, void *user_data);
+/** @brief Set the residual of a DAE-form problem.
+ * @param p the problem (MBDAE_FORM_DAE)
+ * @param f the residual
+ * @return MBDAE_OK or MBDAE_ERR_ARGUMENT (wrong form, NULL) */
 int mbdae_problem_set_residual(mbdae_problem *p, mbdae_residual_fn f);
+/** @brief Set the right-hand side of an ODE-form problem.
+ * @param p the problem (MBDAE_FORM_ODE)
+ * @param f the right-hand side
+ * @return MBDAE_OK or MBDAE_ERR_ARGUMENT (wrong form, NULL) */
 int mbdae_problem_set_rhs(mbdae_problem *p, mbdae_rhs_fn f);
-/* id[i] = 1 for a differential, 0 for an algebraic variable (DAE form). */
+/** @brief Mark the differential and algebraic variables (DAE form).
+ * @param p  the problem
+ * @param id n values (copied): 1 for a differential, 0 for an algebraic variable
+ * @return MBDAE_OK, MBDAE_ERR_ARGUMENT or MBDAE_ERR_MEMORY */
 int mbdae_problem_set_id(mbdae_problem *p, const double *id);
+/** @brief Set a dense analytic Jacobian.
+ * @param p   the problem
+ * @param jac fills the column-major n x n matrix
+ * @return MBDAE_OK or MBDAE_ERR_ARGUMENT */
 int mbdae_problem_set_jacobian_dense(mbdae_problem *p, mbdae_jac_fn jac);
-/* CSC pattern (copied). It must be a superset valid in every mode, so a mode
+/** @brief Set a sparse analytic Jacobian with a fixed CSC pattern (for KLU).
+ *
+ * The pattern (copied) must be a superset valid in every mode, so a mode
  * switch costs a numeric refactorisation only. ODE-form patterns must contain
- * every diagonal entry. Row indices within a column must be increasing. */
+ * every diagonal entry. Row indices within a column must be increasing.
+ * @param p      the problem
+ * @param nnz    number of structural non-zeros
+ * @param colptr n + 1 column starts (colptr[n] = nnz)
+ * @param rowind nnz row indices
+ * @param jac    fills the nnz values in pattern order
+ * @return MBDAE_OK, MBDAE_ERR_ARGUMENT (an invalid pattern) or MBDAE_ERR_MEMORY */
 int mbdae_problem_set_jacobian_sparse(mbdae_problem *p, mbdae_index nnz,
                                       const mbdae_index *colptr,
                                       const mbdae_index *rowind,
                                       mbdae_jac_fn jac);
+/** @brief Set the root functions whose zero crossings are events.
+ * @param p      the problem
+ * @param nroots number of root functions (>= 0)
+ * @param g      evaluates all of them
+ * @return MBDAE_OK or MBDAE_ERR_ARGUMENT */
 int mbdae_problem_set_roots(mbdae_problem *p, int nroots, mbdae_root_fn g);
+/** @brief Set the event handler called at located roots.
+ * @param p the problem
+ * @param h the handler (the event map)
+ * @return MBDAE_OK or MBDAE_ERR_ARGUMENT */
 int mbdae_problem_set_event_handler(mbdae_problem *p, mbdae_event_fn h);
-/* names: ninv static strings (copied by pointer). */
+/** @brief Declare invariants logged before and after each event.
+ * @param p     the problem
+ * @param ninv  number of invariants
+ * @param names ninv static strings (copied by pointer)
+ * @param f     evaluates them
+ * @return MBDAE_OK, MBDAE_ERR_ARGUMENT or MBDAE_ERR_MEMORY */
 int mbdae_problem_set_invariants(mbdae_problem *p, int ninv,
                                  const char *const *names,
                                  mbdae_invariant_fn f);
+/** @brief Set the function naming the current mode.
+ * @param p the problem
+ * @param f returns a static string
+ * @return MBDAE_OK or MBDAE_ERR_ARGUMENT */
 int mbdae_problem_set_mode_name(mbdae_problem *p, mbdae_mode_name_fn f);
 
-/* The invariants declared with mbdae_problem_set_invariants: their count
- * (0 if none) and, when names is not NULL, their names. */
+/** @brief The invariants declared with mbdae_problem_set_invariants().
+ * @param p     the problem
+ * @param names when not NULL, receives their names
+ * @return their count (0 if none) */
 int mbdae_problem_invariant_count(const mbdae_problem *p,
                                   const char *const **names);
-/* Evaluate the invariants at (t, y, yp) into out[count]. */
+/** @brief Evaluate the invariants at (t, y, yp).
+ * @param p   the problem
+ * @param t   time
+ * @param y   state
+ * @param yp  state derivative (may be NULL for ODE form)
+ * @param out receives count values
+ * @return MBDAE_OK or an error status */
 int mbdae_problem_eval_invariants(const mbdae_problem *p, double t,
                                   const double *y, const double *yp,
                                   double *out);
-/* Name of the model's current mode ("-" when the model declares none). */
+/** @brief Name of the model's current mode.
+ * @param p the problem
+ * @return the mode name, "-" when the model declares none */
 const char *mbdae_problem_mode(const mbdae_problem *p);
 
-/* Evaluate the problem's callbacks (for checkers, tests and drivers). */
+/** @brief Evaluate the residual (DAE) or right-hand side (ODE); for checkers,
+ *         tests and drivers.
+ * @param p   the problem
+ * @param t   time
+ * @param y   state
+ * @param yp  state derivative (DAE form; ignored for ODEs)
+ * @param out receives n values
+ * @return 0, the callback's recoverable status (> 0), MBDAE_ERR_CALLBACK
+ *         (it failed fatally) or MBDAE_ERR_ARGUMENT (NULL, no callback) */
 int mbdae_problem_eval(const mbdae_problem *p, double t, const double *y,
                        const double *yp, double *out);
+/** @brief Evaluate the Jacobian as a dense matrix (from the dense or the
+ *         sparse callback).
+ * @param p  the problem
+ * @param t  time
+ * @param cj the DAE's scalar cj (ignored for ODEs)
+ * @param y  state
+ * @param yp state derivative (DAE form)
+ * @param J  receives the column-major n x n matrix
+ * @return 0, the callback's recoverable status (> 0), MBDAE_ERR_CALLBACK,
+ *         MBDAE_ERR_ARGUMENT (no Jacobian) or MBDAE_ERR_MEMORY */
 int mbdae_problem_eval_jacobian_dense(const mbdae_problem *p, double t,
                                       double cj, const double *y,
                                       const double *yp, double *J);

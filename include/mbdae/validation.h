@@ -1,7 +1,9 @@
-/* mbdae/validation.h - validation cases: each compares computed quantities
- * with references from closed forms, seed results or independent
- * computations, with a stated tolerance. `mbdae validate` prints them; the
- * test suite asserts every row passes. */
+/** @file mbdae/validation.h
+ * @brief Validation cases: each compares computed quantities with references
+ *        from closed forms, seed results or independent computations, with a
+ *        stated tolerance.
+ *
+ * `mbdae validate` prints them; the test suite asserts every row passes. */
 #ifndef MBDAE_VALIDATION_H
 #define MBDAE_VALIDATION_H
 
@@ -9,34 +11,56 @@
 extern "C" {
 #endif
 
+/** One compared quantity. */
 typedef struct mbdae_validation_row {
-  char quantity[96];
-  double reference, computed;
-  double error;          /* |computed - reference| (relative if rel) */
-  double tolerance;
-  int relative;          /* 1: error is relative */
-  int pass;
+  char quantity[96];     /**< what is compared, with its unit */
+  double reference, computed; /**< the value the code computed */
+  double error;          /**< |computed - reference| (relative if rel) */
+  double tolerance;      /**< the row passes when error <= tolerance */
+  int relative;          /**< 1: error is relative */
+  int pass;              /**< 1: the row passed */
 } mbdae_validation_row;
+/** @var mbdae_validation_row::reference
+ *  the reference value */
 
+/** The rows of one case (a growable array; zero-initialise before use). */
 typedef struct mbdae_validation_report {
-  mbdae_validation_row *rows;
-  int nrows, cap;
+  mbdae_validation_row *rows; /**< nrows rows */
+  int nrows, cap;        /**< rows allocated */
 } mbdae_validation_report;
+/** @var mbdae_validation_report::nrows
+ *  rows in use */
 
-/* Append a row; rel != 0 compares |c - r| / |r| (|c - r| when r == 0). */
+/** @brief Append a row to a report.
+ * @param rep       the report
+ * @param quantity  what is compared (copied, cut to the row's field)
+ * @param reference the reference value
+ * @param computed  the computed value
+ * @param tol       tolerance on the error
+ * @param rel       != 0: the error is |c - r| / |r| (|c - r| when r == 0),
+ *                  else |c - r|
+ * @return MBDAE_OK, MBDAE_ERR_ARGUMENT (NULL) or MBDAE_ERR_MEMORY */
 int mbdae_validation_add(mbdae_validation_report *rep, const char *quantity,
                          double reference, double computed, double tol,
                          int rel);
+/** @brief Free the rows of a report and empty it.
+ * @param rep the report (may hold no rows) */
 void mbdae_validation_report_clear(mbdae_validation_report *rep);
 
+/** A named validation case. */
 typedef struct mbdae_validation_case {
-  const char *name;
-  const char *description;
-  int (*run)(mbdae_validation_report *rep); /* 0 ok (rows say pass/fail), < 0 error */
+  const char *name;        /**< unique name (`mbdae validate NAME`) */
+  const char *description; /**< one line: what is validated against what */
+  /** Run the case, appending its rows to rep: 0 ok (rows say pass/fail), < 0 error. */
+  int (*run)(mbdae_validation_report *rep);
 } mbdae_validation_case;
 
-/* Registry (NULL-terminated list of NULL-name-terminated tables). */
+/** Registry: a NULL-terminated list of tables, each terminated by an entry
+ *  whose name is NULL. */
 extern const mbdae_validation_case *const mbdae_validation_tables[];
+/** @brief Find a case by name in the registry.
+ * @param name the case name
+ * @return the case, or NULL when there is none of that name */
 const mbdae_validation_case *mbdae_validation_find(const char *name);
 
 #ifdef __cplusplus

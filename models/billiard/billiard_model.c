@@ -524,6 +524,40 @@ static const mbdae_plot_spec billiard_plots[] = {
    "q2 [m]", 0},
 };
 
+/* Checkpoints: the collision history the handler keeps (count, previous
+ * collision, tail for the outcomes, last event data). */
+static void state_fields(struct mbdae_model *m, mbdae_state_cursor *c) {
+  void (*io)(mbdae_state_cursor *, void *, size_t) = mbdae_state_io;
+  io(c, &m->n, sizeof m->n);
+  io(c, &m->have_prev, sizeof m->have_prev);
+  io(c, &m->t_prev, sizeof m->t_prev);
+  io(c, &m->q2_prev, sizeof m->q2_prev);
+  io(c, &m->flight_prev, sizeof m->flight_prev);
+  io(c, &m->sticks, sizeof m->sticks);
+  io(c, m->tail_q2, sizeof m->tail_q2);
+  io(c, m->tail_flight, sizeof m->tail_flight);
+  io(c, m->last_data, sizeof m->last_data);
+}
+
+static size_t state_size(const mbdae_model *m) {
+  return sizeof m->n + sizeof m->have_prev + sizeof m->t_prev + sizeof m->q2_prev +
+         sizeof m->flight_prev + sizeof m->sticks + sizeof m->tail_q2 +
+         sizeof m->tail_flight + sizeof m->last_data;
+}
+
+static int state_save(const mbdae_model *m, void *buf, size_t size) {
+  mbdae_state_cursor c = {.w = buf, .size = size};
+  state_fields((struct mbdae_model *)m, &c);
+  return mbdae_state_done(&c);
+}
+
+static int state_load(mbdae_model *m, const void *buf, size_t size) {
+  if (size != state_size(m)) return MBDAE_ERR_ARGUMENT;
+  mbdae_state_cursor c = {.r = buf, .size = size};
+  state_fields(m, &c);
+  return mbdae_state_done(&c);
+}
+
 const mbdae_model_kind mbdae_model_billiard = {
   "billiard",
   "rotating inelastic gravitational billiard in a driven parabola/wedge/hyperbola "
@@ -542,4 +576,7 @@ const mbdae_model_kind mbdae_model_billiard = {
   outcomes,
   billiard_plots,
   (int)(sizeof billiard_plots / sizeof billiard_plots[0]),
+  state_size,
+  state_save,
+  state_load,
 };

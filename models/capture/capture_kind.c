@@ -236,6 +236,42 @@ static const mbdae_plot_spec plots[] = {
    "t (s)", "count", 0},
 };
 
+/* Checkpoints: the mode (held constraints, current faces, release
+ * references), the last multipliers, the warm start of the thrust law's CGLS
+ * solve and the event counters the outcomes report. Everything else is
+ * rebuilt by create and initial_state or is scratch of one call. */
+static void state_fields(capture_model *m, mbdae_state_cursor *c) {
+  size_t nc = (size_t)m->nc, np = (size_t)m->np;
+  mbdae_state_io(c, m->active, nc * sizeof *m->active);
+  mbdae_state_io(c, m->face, np * sizeof *m->face);
+  mbdae_state_io(c, m->c_ref, nc * sizeof *m->c_ref);
+  mbdae_state_io(c, m->lambda, nc * sizeof *m->lambda);
+  mbdae_state_io(c, m->ctrl_last, 3 * np * sizeof *m->ctrl_last);
+  mbdae_state_io(c, &m->impacts, sizeof m->impacts);
+  mbdae_state_io(c, &m->releases, sizeof m->releases);
+  mbdae_state_io(c, &m->face_switches, sizeof m->face_switches);
+}
+
+static size_t kind_state_size(const mbdae_model *model) {
+  const capture_model *m = (const capture_model *)model;
+  size_t nc = (size_t)m->nc, np = (size_t)m->np;
+  return nc * (sizeof *m->active + sizeof *m->c_ref + sizeof *m->lambda) +
+         np * (sizeof *m->face + 3 * sizeof *m->ctrl_last) + 3 * sizeof(long);
+}
+
+static int kind_state_save(const mbdae_model *model, void *buf, size_t size) {
+  mbdae_state_cursor c = {.w = buf, .size = size};
+  state_fields((capture_model *)model, &c);
+  return mbdae_state_done(&c);
+}
+
+static int kind_state_load(mbdae_model *model, const void *buf, size_t size) {
+  if (size != kind_state_size(model)) return MBDAE_ERR_ARGUMENT;
+  mbdae_state_cursor c = {.r = buf, .size = size};
+  state_fields((capture_model *)model, &c);
+  return mbdae_state_done(&c);
+}
+
 const mbdae_model_kind mbdae_model_net_capture = {
   .name = "net_capture",
   .summary = "net of slack/taut strings capturing a tumbling convex polytope (capps 2021)",
@@ -253,4 +289,7 @@ const mbdae_model_kind mbdae_model_net_capture = {
   .outcomes = kind_outcomes,
   .plots = plots,
   .nplots = (int)(sizeof plots / sizeof plots[0]),
+  .state_size = kind_state_size,
+  .state_save = kind_state_save,
+  .state_load = kind_state_load,
 };

@@ -89,6 +89,10 @@ void ravine_contact_frame(const ravine_terrain *T, const ravine_contact *c,
                           double b, const double *y, double n[3], double t[3],
                           double *gap);
 
+/* An instance's terrain and sphere (ravine_model.c), e.g. for drawing it. */
+const ravine_terrain *ravine_model_terrain(const mbdae_model *model);
+const ravine_sphere *ravine_model_sphere(const mbdae_model *model);
+
 extern const mbdae_model_kind mbdae_model_ravine;
 
 #endif

@@ -635,6 +635,42 @@ static const mbdae_plot_spec ravine_plots[] = {
   {"impacts", "Impact normal speeds", "events", "t", "vn_before,vn_after", "t [s]", "v_n [m/s]", 1},
 };
 
+/* Checkpoints (doc/checkpoint.md): the contact (mode, feature, reference slip direction), the grazing biases of the gap roots and the outcomes. */
+static void state_fields(ravine_model *m, mbdae_state_cursor *c) {
+  mbdae_state_io(c, &m->c, sizeof m->c);
+  mbdae_state_io(c, m->bias, (size_t)m->T.nseg * sizeof *m->bias);
+  mbdae_state_io(c, &m->crossed, sizeof m->crossed);
+  mbdae_state_io(c, &m->rebound, sizeof m->rebound);
+  mbdae_state_io(c, &m->t_cross, sizeof m->t_cross);
+  mbdae_state_io(c, &m->h_max, sizeof m->h_max);
+  mbdae_state_io(c, &m->E0, sizeof m->E0);
+  mbdae_state_io(c, &m->h_seen, sizeof m->h_seen);
+  mbdae_state_io(c, &m->n_impacts, sizeof m->n_impacts);
+  mbdae_state_io(c, &m->n_stick, sizeof m->n_stick);
+  mbdae_state_io(c, &m->n_slip, sizeof m->n_slip);
+  mbdae_state_io(c, &m->n_modes, sizeof m->n_modes);
+}
+
+static size_t kind_state_size(const mbdae_model *model) {
+  const ravine_model *m = (const ravine_model *)model;
+  return sizeof m->c + (size_t)m->T.nseg * sizeof *m->bias + sizeof m->crossed + sizeof m->rebound +
+         sizeof m->t_cross + sizeof m->h_max + sizeof m->E0 + sizeof m->h_seen +
+         sizeof m->n_impacts + sizeof m->n_stick + sizeof m->n_slip + sizeof m->n_modes;
+}
+
+static int kind_state_save(const mbdae_model *model, void *buf, size_t size) {
+  mbdae_state_cursor c = {.w = buf, .size = size};
+  state_fields((ravine_model *)model, &c);
+  return mbdae_state_done(&c);
+}
+
+static int kind_state_load(mbdae_model *model, const void *buf, size_t size) {
+  if (size != kind_state_size(model)) return MBDAE_ERR_ARGUMENT;
+  mbdae_state_cursor c = {.r = buf, .size = size};
+  state_fields((ravine_model *)model, &c);
+  return mbdae_state_done(&c);
+}
+
 const mbdae_model_kind mbdae_model_ravine = {
   .name = "ravine",
   .summary = "sphere bouncing, sliding and rolling across a valley: Kane impacts with friction (hartl 2006)",
@@ -652,4 +688,17 @@ const mbdae_model_kind mbdae_model_ravine = {
   .outcomes = outcomes,
   .plots = ravine_plots,
   .nplots = (int)(sizeof ravine_plots / sizeof ravine_plots[0]),
+  .state_size = kind_state_size,
+  .state_save = kind_state_save,
+  .state_load = kind_state_load,
 };
+
+/* The instance's terrain and sphere, for its geometry provider
+ * (ravine_geometry.c); the instance itself is private to this file. */
+const ravine_terrain *ravine_model_terrain(const mbdae_model *model) {
+  return model ? &((const ravine_model *)model)->T : NULL;
+}
+
+const ravine_sphere *ravine_model_sphere(const mbdae_model *model) {
+  return model ? &((const ravine_model *)model)->s : NULL;
+}

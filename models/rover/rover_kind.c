@@ -278,6 +278,25 @@ static const mbdae_plot_spec rover_plots[] = {
   {"contact_force", "Rover: contact force", "samples", "t", "Fc_*", "t [s]", "[N]", 0},
 };
 
+/* Checkpoints (doc/checkpoint.md): the rover has no mode and no run
+ * record (its projection note is redone by initial_state): no bytes. */
+static size_t kind_state_size(const mbdae_model *model) {
+  (void)model;
+  return 0;
+}
+
+static int kind_state_save(const mbdae_model *model, void *buf, size_t size) {
+  (void)model;
+  (void)buf;
+  return size == 0 ? MBDAE_OK : MBDAE_ERR_ARGUMENT;
+}
+
+static int kind_state_load(mbdae_model *model, const void *buf, size_t size) {
+  (void)model;
+  (void)buf;
+  return size == 0 ? MBDAE_OK : MBDAE_ERR_ARGUMENT;
+}
+
 const mbdae_model_kind mbdae_model_rover = {
   .name = "rover",
   .summary = "pendulum tumbleweed rover (Forbes 2010): rolling sphere, generator pendulum, wind",
@@ -295,4 +314,7 @@ const mbdae_model_kind mbdae_model_rover = {
   .outcomes = kind_outcomes,
   .plots = rover_plots,
   .nplots = (int)(sizeof rover_plots / sizeof rover_plots[0]),
+  .state_size = kind_state_size,
+  .state_save = kind_state_save,
+  .state_load = kind_state_load,
 };

@@ -866,6 +866,19 @@ int sn_net_init_modes(sn_net *net, double t, const double *R, const double *V) {
   return 0;
 }
 
+int sn_net_check_taut_rank(sn_net *net, double t, const double *R, const double *V) {
+  if (net->ns == 0) return 0;
+  int rc = sn_net_init_modes(net, t, R, V);
+  if (rc == MBDAE_ERR_SOLVER) return MBDAE_ERR_PARAMETER; /* A could not be factored */
+  if (rc) return rc;
+  rc = factor_A(net, R, net->taut);
+  if (rc) return rc < 0 ? rc : MBDAE_ERR_PARAMETER;
+  sn_workspace *w = net->ws;
+  if (!klu_rcond(w->sym, w->num, &w->common) || !(w->common.rcond > 1e-12))
+    return MBDAE_ERR_PARAMETER;
+  return 0;
+}
+
 int sn_net_roots(sn_net *net, double t, const double *R, const double *V,
                  const double *lam, double *g) {
   if (net->hold == SN_HOLD_EVENT && !lam) {

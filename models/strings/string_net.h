@@ -179,6 +179,14 @@ int sn_net_validate(const sn_net *net, int *bad_string, const char **reason);
  * analysis). Call once after filling the description. */
 int sn_net_finalize(sn_net *net, int *bad_string, const char **reason);
 
+/* After sn_net_finalize: set the modes at (t, R, V) as sn_net_init_modes
+ * does and check that the taut strings' constraint matrix A is nonsingular
+ * (KLU factors it with rcond > 1e-12). MBDAE_ERR_PARAMETER when their
+ * gradients are linearly dependent, e.g. two points at the same place
+ * joined by taut strings to the same two points: the string forces are
+ * then not determined and no integrator can proceed. */
+int sn_net_check_taut_rank(sn_net *net, double t, const double *R, const double *V);
+
 /* Describing helpers (fill m, s, and initial R0, V0 arrays of 3 np). */
 /* Chain of np points along `dir` (unit), spacing L, strings (k, k+1). */
 int sn_describe_chain(sn_net *net, double m, double L, const double origin[3],

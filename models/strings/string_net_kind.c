@@ -225,6 +225,36 @@ static const mbdae_plot_spec snm_plots[] = {
   {"impacts", "Energy lost per event", "events", "t", "energy_lost", "t [s]", "dE [J]", 1},
 };
 
+/* Checkpoints (doc/checkpoint.md): the mode (which strings are taut), the
+ * counters the outcomes report and the largest phi seen at output rows. */
+static void state_fields(snm_model *m, mbdae_state_cursor *c) {
+  mbdae_state_io(c, m->net->taut, (size_t)m->net->ns * sizeof *m->net->taut);
+  mbdae_state_io(c, &m->impacts, sizeof m->impacts);
+  mbdae_state_io(c, &m->releases, sizeof m->releases);
+  mbdae_state_io(c, &m->activations, sizeof m->activations);
+  mbdae_state_io(c, &m->plastic, sizeof m->plastic);
+  mbdae_state_io(c, &m->energy_lost, sizeof m->energy_lost);
+  mbdae_state_io(c, &m->max_phi, sizeof m->max_phi);
+}
+
+static size_t kind_state_size(const mbdae_model *model) {
+  const snm_model *m = (const snm_model *)model;
+  return (size_t)m->net->ns * sizeof *m->net->taut + 4 * sizeof(long) + 2 * sizeof(double);
+}
+
+static int kind_state_save(const mbdae_model *model, void *buf, size_t size) {
+  mbdae_state_cursor c = {.w = buf, .size = size};
+  state_fields((snm_model *)model, &c);
+  return mbdae_state_done(&c);
+}
+
+static int kind_state_load(mbdae_model *model, const void *buf, size_t size) {
+  if (size != kind_state_size(model)) return MBDAE_ERR_ARGUMENT;
+  mbdae_state_cursor c = {.r = buf, .size = size};
+  state_fields((snm_model *)model, &c);
+  return mbdae_state_done(&c);
+}
+
 const mbdae_model_kind mbdae_model_string_net = {
   .name = "string_net",
   .summary = "point masses + strings that only pull: bola, chain, grid net, lists; "
@@ -243,4 +273,7 @@ const mbdae_model_kind mbdae_model_string_net = {
   .outcomes = kind_outcomes,
   .plots = snm_plots,
   .nplots = (int)(sizeof snm_plots / sizeof snm_plots[0]),
+  .state_size = kind_state_size,
+  .state_save = kind_state_save,
+  .state_load = kind_state_load,
 };

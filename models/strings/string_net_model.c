@@ -270,9 +270,7 @@ int snm_create(const snm_params *p, mbdae_options *o, snm_model **out,
   if (form == SN_FORM_DAE) o->suppress_alg = 1;
   snm_model *m = calloc(1, sizeof *m);
   if (!m) return MBDAE_ERR_MEMORY;
-  m->p = *p;
-  m->p.points = NULL; /* owned by the caller (driver) */
-  m->p.strings = NULL;
+  m->p = *p; /* points/strings: the caller's tables, read by describe() only */
   m->net = sn_net_create(np, ns, 0, form);
   m->R0 = calloc(3 * (size_t)np, sizeof(double));
   m->V0 = calloc(3 * (size_t)np, sizeof(double));
@@ -284,6 +282,8 @@ int snm_create(const snm_params *p, mbdae_options *o, snm_model **out,
   sn_net *net = m->net;
   rc = describe(m);
   if (rc) goto fail_rc;
+  m->p.points = NULL; /* owned by the caller (driver): not kept */
+  m->p.strings = NULL;
   net->hold = p->hold == 1 ? SN_HOLD_BAUMGARTE : SN_HOLD_EVENT;
   net->drift_xi = p->drift_xi;
   net->drift_w = p->drift_omega;
@@ -317,6 +317,15 @@ int snm_create(const snm_params *p, mbdae_options *o, snm_model **out,
     }
     goto fail_rc;
   }
+  rc = sn_net_check_taut_rank(net, o->t0, m->R0, m->V0);
+  if (rc == MBDAE_ERR_PARAMETER && err) {
+    err->key = "topology";
+    snprintf(err->msg, sizeof err->msg,
+             "singular constraint Jacobian at t0: the taut strings' constraint gradients are "
+             "linearly dependent (e.g. two points at the same place joined by taut strings to "
+             "the same points), so the string forces are not determined");
+  }
+  if (rc) goto fail_rc;
   m->problem = mbdae_problem_create(net->n, form == SN_FORM_DAE ? MBDAE_FORM_DAE : MBDAE_FORM_ODE);
   if (!m->problem) {
     rc = MBDAE_ERR_MEMORY;

@@ -1,0 +1,211 @@
+/* test_install.c - `cmake --install` into a temporary prefix, then a user's
+ * project (tests/data/install) built against the installed tree both ways:
+ * find_package(mbdae) with mbdae::mbdae (shared) and mbdae::mbdae_static,
+ * and pkg-config (shared, and static with Libs.private); the programs run
+ * and their result is compared with the closed form. Also the installed
+ * `mbdae` command lists and runs the installed scenarios, and one example
+ * (examples/pendulum_wall.c) builds and passes against the installed tree.
+ *
+ * The build-tree facts (build dir, cmake, compiler, pkg-config, GNUInstallDirs
+ * directories) come as compile definitions from tests/CMakeLists.txt. */
+#define _XOPEN_SOURCE 700
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "testutil.h"
+
+static char tmp[1024];    /* this run's scratch directory */
+static char prefix[1100]; /* tmp/prefix: the install prefix */
+static int installed;
+
+/* Run cmd through the shell with stdout+stderr captured into out (the tail
+ * if it is long); returns the exit status (-1 if it could not run). */
+static int run(const char *cmd, char *out, size_t len) {
+  size_t flen = strlen(cmd) + 16;
+  char *full = malloc(flen);
+  if (!full) return -1;
+  snprintf(full, flen, "( %s ) 2>&1", cmd);
+  FILE *f = popen(full, "r");
+  free(full);
+  if (!f) return -1;
+  size_t n = 0;
+  char chunk[4096];
+  size_t got;
+  while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+    if (got >= len) got = len - 1;
+    if (n + got >= len) { /* keep the tail: drop the oldest bytes */
+      size_t drop = n + got - (len - 1);
+      memmove(out, out + drop, n - drop);
+      n -= drop;
+    }
+    memcpy(out + n, chunk, got);
+    n += got;
+  }
+  out[n] = '\0';
+  int st = pclose(f);
+  int rc = st == -1 ? -1 : (WIFEXITED(st) ? WEXITSTATUS(st) : 128);
+  if (rc != 0) printf("\n  command failed (%d): %s\n%s\n", rc, cmd, out);
+  return rc;
+}
+
+static int exists(const char *dir, const char *rel) {
+  char path[2048];
+  struct stat sb;
+  snprintf(path, sizeof path, "%s/%s", dir, rel);
+  int ok = stat(path, &sb) == 0;
+  if (!ok) printf("\n  missing: %s\n", path);
+  return ok;
+}
+
+/* The value printed after "key " in a program's output, NAN if absent. */
+static double value_of(const char *out, const char *key) {
+  const char *p = strstr(out, key);
+  double v;
+  if (!p || sscanf(p + strlen(key), "%lf", &v) != 1) return NAN;
+  return v;
+}
+
+/* A decay.c program's output: stopped at y = 1/2, i.e. t = ln 2 / k. */
+static void check_decay_output(const char *out) {
+  CU_ASSERT_PTR_NOT_NULL(strstr(out, "status MBDAE_STOPPED"));
+  double k = value_of(out, "k ");
+  CU_ASSERT(k > 0);
+  MBDAE_ASSERT_REL(value_of(out, "t_half "), log(2.0) / k, 1e-8);
+  CU_ASSERT_PTR_NOT_NULL(strstr(out, "model bouncing_ball found"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(out, "validation tables found"));
+}
+
+static void test_install_tree(void) {
+  char cmd[16384], out[16384];
+  snprintf(cmd, sizeof cmd, "'%s' --install '%s' --prefix '%s'", MBDAE_TEST_CMAKE,
+           MBDAE_TEST_BUILD_DIR, prefix);
+  CU_ASSERT_EQUAL_FATAL(run(cmd, out, sizeof out), 0);
+  installed = 1;
+  const char *files[] = {MBDAE_TEST_INCLUDEDIR "/mbdae/mbdae.h",
+                         MBDAE_TEST_INCLUDEDIR "/mbdae/engine.h",
+                         MBDAE_TEST_INCLUDEDIR "/mbdae/problem.h",
+                         MBDAE_TEST_INCLUDEDIR "/mbdae/status.h",
+                         MBDAE_TEST_LIBDIR "/libmbdae.so",
+                         MBDAE_TEST_LIBDIR "/libmbdae.a",
+                         MBDAE_TEST_LIBDIR "/cmake/mbdae/mbdaeConfig.cmake",
+                         MBDAE_TEST_LIBDIR "/cmake/mbdae/mbdaeConfigVersion.cmake",
+                         MBDAE_TEST_LIBDIR "/cmake/mbdae/mbdaeTargets.cmake",
+                         MBDAE_TEST_LIBDIR "/pkgconfig/mbdae.pc",
+                         MBDAE_TEST_BINDIR "/mbdae",
+                         MBDAE_TEST_DATADIR "/mbdae/scenarios/ball.yaml",
+                         NULL};
+  for (int i = 0; files[i]; ++i) CU_ASSERT(exists(prefix, files[i]));
+}
+
+/* The installed command, run from a directory without scenarios/, lists
+ * the installed scenarios (not the source tree's). */
+static void test_installed_command(void) {
+  CU_ASSERT_TRUE_FATAL(installed);
+  char cmd[16384], out[65536], want[2048];
+  snprintf(cmd, sizeof cmd, "cd '%s' && env -u MBDAE_SCENARIO_DIR '%s/%s/mbdae' list", tmp,
+           prefix, MBDAE_TEST_BINDIR);
+  CU_ASSERT_EQUAL_FATAL(run(cmd, out, sizeof out), 0);
+  char real[1024];
+  CU_ASSERT_PTR_NOT_NULL_FATAL(realpath(prefix, real));
+  snprintf(want, sizeof want, "Scenarios in %s/%s/mbdae/scenarios:", real, MBDAE_TEST_DATADIR);
+  if (!strstr(out, want)) printf("\n  expected '%s' in:\n%s\n", want, out);
+  CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+  CU_ASSERT_PTR_NOT_NULL(strstr(out, "ball.yaml"));
+  CU_ASSERT_PTR_NULL(strstr(out, MBDAE_TEST_SOURCE_DIR "/scenarios"));
+  /* and runs an installed scenario */
+  snprintf(cmd, sizeof cmd, "cd '%s' && '%s/%s/mbdae' run '%s/%s/mbdae/scenarios/ball.yaml' "
+           "--out '%s/ball' --quiet", tmp, prefix, MBDAE_TEST_BINDIR, prefix,
+           MBDAE_TEST_DATADIR, tmp);
+  CU_ASSERT_EQUAL(run(cmd, out, sizeof out), 0);
+  CU_ASSERT(exists(tmp, "ball/series.csv"));
+  CU_ASSERT(exists(tmp, "ball/summary.json"));
+}
+
+static void test_find_package(void) {
+  CU_ASSERT_TRUE_FATAL(installed);
+  char cmd[16384], out[65536];
+  snprintf(cmd, sizeof cmd,
+           "'%s' -S '%s/tests/data/install' -B '%s/consumer' -G '%s' "
+           "-DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER='%s' -DCMAKE_PREFIX_PATH='%s' "
+           "-DMBDAE_EXAMPLE='%s/examples/pendulum_wall.c' "
+           "&& '%s' --build '%s/consumer'",
+           MBDAE_TEST_CMAKE, MBDAE_TEST_SOURCE_DIR, tmp, MBDAE_TEST_GENERATOR, MBDAE_TEST_CC,
+           prefix, MBDAE_TEST_SOURCE_DIR, MBDAE_TEST_CMAKE, tmp);
+  CU_ASSERT_EQUAL_FATAL(run(cmd, out, sizeof out), 0);
+
+  snprintf(cmd, sizeof cmd, "'%s/consumer/decay_shared'", tmp);
+  CU_ASSERT_EQUAL(run(cmd, out, sizeof out), 0);
+  check_decay_output(out);
+  /* the shared variant really uses the installed libmbdae.so */
+  snprintf(cmd, sizeof cmd, "LD_TRACE_LOADED_OBJECTS=1 '%s/consumer/decay_shared'", tmp);
+  CU_ASSERT_EQUAL(run(cmd, out, sizeof out), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(out, prefix));
+
+  snprintf(cmd, sizeof cmd, "'%s/consumer/decay_static'", tmp);
+  CU_ASSERT_EQUAL(run(cmd, out, sizeof out), 0);
+  check_decay_output(out);
+  snprintf(cmd, sizeof cmd, "LD_TRACE_LOADED_OBJECTS=1 '%s/consumer/decay_static'", tmp);
+  CU_ASSERT_EQUAL(run(cmd, out, sizeof out), 0);
+  CU_ASSERT_PTR_NULL(strstr(out, "libmbdae"));
+
+  snprintf(cmd, sizeof cmd, "'%s/consumer/example'", tmp);
+  CU_ASSERT_EQUAL(run(cmd, out, sizeof out), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(out, "all checks passed"));
+}
+
+static void test_pkg_config(void) {
+  CU_ASSERT_TRUE_FATAL(installed);
+  char cmd[16384], out[65536], pc[2048], src[2048];
+  snprintf(pc, sizeof pc, "PKG_CONFIG_PATH='%s/%s/pkgconfig' '%s'", prefix, MBDAE_TEST_LIBDIR,
+           MBDAE_TEST_PKG_CONFIG);
+  snprintf(src, sizeof src, "%s/tests/data/install/decay.c", MBDAE_TEST_SOURCE_DIR);
+
+  /* shared: cc app.c $(pkg-config --cflags --libs mbdae) */
+  snprintf(cmd, sizeof cmd,
+           "%s --modversion mbdae && '%s' -std=c11 '%s' -o '%s/pc_shared' "
+           "$(%s --cflags --libs mbdae) -Wl,-rpath,\"$(%s --variable=libdir mbdae)\"",
+           pc, MBDAE_TEST_CC, src, tmp, pc, pc);
+  CU_ASSERT_EQUAL_FATAL(run(cmd, out, sizeof out), 0);
+  snprintf(cmd, sizeof cmd, "'%s/pc_shared'", tmp);
+  CU_ASSERT_EQUAL(run(cmd, out, sizeof out), 0);
+  check_decay_output(out);
+
+  /* static: the archive, then what `pkg-config --static --libs` lists
+   * (Libs.private must be complete); --as-needed drops the unused .so, so
+   * the program must not load libmbdae.so. */
+  snprintf(cmd, sizeof cmd,
+           "'%s' -std=c11 '%s' -o '%s/pc_static' $(%s --cflags mbdae) -Wl,--as-needed "
+           "\"$(%s --variable=libdir mbdae)/libmbdae.a\" $(%s --static --libs mbdae)",
+           MBDAE_TEST_CC, src, tmp, pc, pc, pc);
+  CU_ASSERT_EQUAL_FATAL(run(cmd, out, sizeof out), 0);
+  snprintf(cmd, sizeof cmd, "'%s/pc_static'", tmp);
+  CU_ASSERT_EQUAL(run(cmd, out, sizeof out), 0);
+  check_decay_output(out);
+  snprintf(cmd, sizeof cmd, "LD_TRACE_LOADED_OBJECTS=1 '%s/pc_static'", tmp);
+  CU_ASSERT_EQUAL(run(cmd, out, sizeof out), 0);
+  CU_ASSERT_PTR_NULL(strstr(out, "libmbdae"));
+}
+
+int main(void) {
+  snprintf(tmp, sizeof tmp, "%s", mbdae_test_tmpdir("install"));
+  snprintf(prefix, sizeof prefix, "%s/prefix", tmp);
+  static const mbdae_test tests[] = {
+    {"cmake --install into a temporary prefix", test_install_tree},
+    {"installed mbdae lists and runs the installed scenarios", test_installed_command},
+    {"find_package(mbdae): shared, static, an example", test_find_package},
+    {"pkg-config mbdae: shared and static", test_pkg_config},
+    {NULL, NULL}};
+  int rc = mbdae_test_main("install", tests);
+  if (rc == 0) {
+    char cmd[1100], out[1024];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    run(cmd, out, sizeof out);
+  } else {
+    printf("install test files kept in %s\n", tmp);
+  }
+  return rc;
+}
