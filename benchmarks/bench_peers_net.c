@@ -29,6 +29,7 @@
 #include <time.h>
 
 #include "mbdae/mbdae.h"
+#include "param_schema.h"
 #include "strings/string_net_model.h"
 
 extern const mbdae_model_kind mbdae_model_string_net;
@@ -47,20 +48,6 @@ static double cpu_now(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static void defaults(snm_params *p) {
-  memset(p, 0, sizeof *p);
-  const mbdae_model_kind *k = &mbdae_model_string_net;
-  for (int a = 0; a < k->nparams; ++a) {
-    const mbdae_param_spec *s = &k->params[a];
-    char *base = (char *)p + s->offset;
-    if (s->type == MBDAE_PARAM_DOUBLE) *(double *)base = s->def;
-    else if (s->type == MBDAE_PARAM_INT || s->type == MBDAE_PARAM_ENUM ||
-             s->type == MBDAE_PARAM_BOOL)
-      *(int *)base = (int)s->def;
-    else if (s->type == MBDAE_PARAM_VEC)
-      for (int c = 0; c < s->len; ++c) ((double *)base)[c] = s->def;
-  }
-}
 
 /* Output times are k dt; events (ev != NULL) are skipped. */
 static int observe(double t, const double *y, const double *yp, const mbdae_event_record *ev,
@@ -151,7 +138,8 @@ int main(int argc, char **argv) {
     return 2;
   }
   snm_params p;
-  defaults(&p);
+  memset(&p, 0, sizeof p);
+  mbdae_params_set_defaults(mbdae_model_string_net.params, mbdae_model_string_net.nparams, &p);
   p.max_output_columns = 0;
   p.topology = SNM_GRID;
   p.hold = SN_HOLD_BAUMGARTE;

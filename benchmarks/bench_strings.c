@@ -25,24 +25,11 @@
 #include <sys/resource.h>
 
 #include "mbdae/mbdae.h"
+#include "param_schema.h"
 #include "strings/string_net_model.h"
 
 extern const mbdae_model_kind mbdae_model_string_net;
 
-static void defaults(snm_params *p) {
-  memset(p, 0, sizeof *p);
-  const mbdae_model_kind *k = &mbdae_model_string_net;
-  for (int a = 0; a < k->nparams; ++a) {
-    const mbdae_param_spec *s = &k->params[a];
-    char *base = (char *)p + s->offset;
-    if (s->type == MBDAE_PARAM_DOUBLE) *(double *)base = s->def;
-    else if (s->type == MBDAE_PARAM_INT || s->type == MBDAE_PARAM_ENUM ||
-             s->type == MBDAE_PARAM_BOOL)
-      *(int *)base = (int)s->def;
-    else if (s->type == MBDAE_PARAM_VEC)
-      for (int c = 0; c < s->len; ++c) ((double *)base)[c] = s->def;
-  }
-}
 
 int main(int argc, char **argv) {
   if (argc < 7) {
@@ -61,7 +48,8 @@ int main(int argc, char **argv) {
   int ida = strcmp(argv[3], "ida") == 0;
   double t_end = atof(argv[5]), tol = atof(argv[6]);
   snm_params p;
-  defaults(&p);
+  memset(&p, 0, sizeof p);
+  mbdae_params_set_defaults(mbdae_model_string_net.params, mbdae_model_string_net.nparams, &p);
   p.max_output_columns = 0;
   double L;
   if (chain) {
