@@ -70,6 +70,7 @@
 #include "mbdae/status.h"
 #include "strings/string_net_model.h"
 #include "../validation/strings_bola_exact.h"
+#include "../validation/strings_run.h"
 
 typedef struct bench {
   const char *out;
@@ -121,17 +122,7 @@ typedef struct bola_ref {
 static int bola_ref_build(bola_ref *r, const snm_params *p, double t_end) {
   memset(r, 0, sizeof *r);
   bola_exact *b = &r->b;
-  b->m1 = p->m1;
-  b->m2 = p->m2;
-  b->L = p->length;
-  b->e = p->e;
-  for (int c = 0; c < 3; ++c) {
-    b->g[c] = p->gravity[c];
-    b->r1[c] = p->r1[c];
-    b->r2[c] = p->r2[c];
-    b->v1[c] = p->v1[c];
-    b->v2[c] = p->v2[c];
-  }
+  strings_seed_bola_exact(b, p);
   if (bola_exact_solve(b, t_end) != 0) return -1;
   double w[3];
   for (int c = 0; c < 3; ++c) w[c] = p->v2[c] - p->v1[c];
