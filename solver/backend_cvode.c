@@ -138,8 +138,8 @@ static void cv_describe_failure(mbdae_engine *e, int flag) {
   if (w) N_VDestroy(w);
   if (el) N_VDestroy(el);
   long ncf = 0, netf = 0; /* what the corrector and the error test did since the last restart */
-  CVodeGetNumNonlinSolvConvFails(b->mem, &ncf);
-  CVodeGetNumErrTestFails(b->mem, &netf);
+  if (CVodeGetNumNonlinSolvConvFails(b->mem, &ncf) != CV_SUCCESS) ncf = -1;
+  if (CVodeGetNumErrTestFails(b->mem, &netf) != CV_SUCCESS) netf = -1;
   snprintf(e->msg, sizeof e->msg,
            "CVODE failed at t=%.12g in mode '%s': %s%s; %ld Newton convergence failures, %ld "
            "error test failures since the last restart (%s)",

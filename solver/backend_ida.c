@@ -155,8 +155,8 @@ static void ida_describe_failure(mbdae_engine *e, int flag) {
   if (w) N_VDestroy(w);
   if (el) N_VDestroy(el);
   long ncf = 0, netf = 0; /* what the corrector and the error test did since the last restart */
-  IDAGetNumNonlinSolvConvFails(b->mem, &ncf);
-  IDAGetNumErrTestFails(b->mem, &netf);
+  if (IDAGetNumNonlinSolvConvFails(b->mem, &ncf) != IDA_SUCCESS) ncf = -1;
+  if (IDAGetNumErrTestFails(b->mem, &netf) != IDA_SUCCESS) netf = -1;
   snprintf(e->msg, sizeof e->msg,
            "IDA failed at t=%.12g in mode '%s': %s%s%s; %ld Newton convergence failures, %ld "
            "error test failures since the last restart (%s)",
