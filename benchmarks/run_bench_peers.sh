@@ -28,6 +28,11 @@ D=${2:-/tmp/bench_peers}
 shift; [ $# -gt 0 ] && shift
 PARTS=${*:-net models slice plots ratios}
 HERE=$(cd "$(dirname "$0")" && pwd)
+case " $PARTS " in *" net "*)
+  command -v octave-cli >/dev/null 2>&1 || {
+    echo "run_bench_peers.sh: the net part needs octave-cli (apt-get install octave)," \
+         "or leave 'net' out of PART" >&2; exit 2; } ;;
+esac
 NET=$B/benchmarks/bench_peers_net
 MODELS=$B/benchmarks/bench_peers_models
 OMEGAS=${OMEGAS:-10 100 1000 10000}
