@@ -6,7 +6,7 @@
  *
  * Usage: bench_workprec PART OUTDIR [--quick] [--repeats K] [--scenarios DIR]
  *                      [--net-n 21|41] [--omegas W1,W2,...]
- *   PART: bola | ball | chain | reuse | net | lose | jac | cross | all
+ *   PART: bola | ball | chain | exact | reuse | net | lose | jac | cross | all
  *   OUTDIR/<problem>.csv: one row per run (wp_csv_header); OUTDIR/summary.txt
  *   gets the comparisons at equal error (appended). --quick: smaller
  *   ladders and sizes (said in summary.txt). Scenario files (bola, ball) are
@@ -46,13 +46,16 @@
  *          the chain (omega_n = 1e3, t = 0..0.5 s, rtol 1e-6) for N = 10 ...
  *          1000 (dense stops past a CPU limit; the model offers its dense
  *          Jacobian up to 3000 unknowns).
+ *   exact  the chain with exact taut strings (mode: event: bilateral
+ *          constraints held by the multipliers, no omega_n, no stiffness
+ *          penalty; every string stays taut, no events), same initial state;
+ *          reference = CVODE Adams at rtol 1e-11.
  * IDA variants "-o3" cap the BDF order at 3. Measured on the chain
  * (omega_n 1e3, rtol 1e-5, mbdae run with solver.max_order): order 5 1578
  * steps / 2930 factorizations, order 4 164 / 32, order 3 133 / 29, order 2
- * 3389 / 6539. With xi = 0.5 the Baumgarte modes -xi w +- i w sqrt(1 - xi^2)
- * lie 60 degrees off the negative real axis, outside BDF5's A(51.8 deg)
- * sector, which fits orders 5 vs 3-4; why order 2 (A-stable) fails is not
- * understood (Newton failures on almost every step).
+ * 3389 / 6539. The erratic costs are an order-1 step-size trap of BDF on
+ * omega_n-stiff strings, not order instability: benchmarks/RESULTS.md,
+ * "Lead's follow-up: why IDA is erratic on stiff Baumgarte strings".
  * Error: max over points of |r_k - r_k,ref| (m); grid errors at every dt_out. */
 #define _DEFAULT_SOURCE
 #include <math.h>
@@ -534,6 +537,45 @@ static void part_chain(bench *b) {
   mbdae_scenario_free(&s);
 }
 
+/* the chain with exact taut strings (mode: event), same points and initial
+ * state as chain_yaml: the formulation without an omega_n penalty */
+static void part_exact(bench *b) {
+  const int N = 1000;
+  char *y = malloc(2048);
+  if (!y) return;
+  snprintf(y, 2048,
+           "model: string_net\n"
+           "solver: {method: ida, linear_solver: klu, t0: 0.0, t_end: 1.0, dt_out: 0.02,\n"
+           "         rtol: 1.0e-6, atol: 1.0e-9}\n"
+           "parameters:\n"
+           "  topology: chain\n  mode: event\n"
+           "  chain_points: %d\n  length: %.17g\n  chain_mass: %.17g\n"
+           "  chain_spin: 2.0\n  chain_wave: 0.2\n"
+           "  max_output_columns: 0\n",
+           N, 1.0 / (N - 1), 1.0 / N);
+  mbdae_scenario s;
+  if (load_text("chain1000_exact", y, &s)) {
+    free(y);
+    return;
+  }
+  free(y);
+  static const double rt[] = {1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9};
+  static const double rta[] = {1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9};
+  static const double h[] = {4e-3, 2e-3, 1e-3, 5e-4, 2.5e-4, 1.25e-4};
+  ladder_set ls[3] = {{&M_IDA_KLU, rt, b->quick ? 5 : 7, {{0}}, 0},
+                      {&M_ADAMS, rta, b->quick ? 4 : 6, {{0}}, 0},
+                      {&M_RK4, h, b->quick ? 5 : 6, {{0}}, 0}};
+  if (run_with_reference(b, "chain1000_exact", &s, &M_ADAMS, 1e-11, ls, 3, 60.0) == 0) {
+    agreement(b, "chain1000_exact", ls, 3, "cvode-adams 1e-11");
+    for (double tg = 1e-4; tg >= 1e-8; tg /= 10.0) {
+      compare_at(b, "chain1000_exact", tg, "ida-klu", ls[0].r, ls[0].n, "rk4", ls[2].r, ls[2].n);
+      compare_at(b, "chain1000_exact", tg, "ida-klu", ls[0].r, ls[0].n, "cvode-adams", ls[1].r,
+                 ls[1].n);
+    }
+  }
+  mbdae_scenario_free(&s);
+}
+
 /* the chain again with IDA's own Jacobian-reuse rule (solver.jac_reuse_cj 0:
  * refactor when cj changes by 25 %) instead of the engine's 0.9; compared
  * with the chain part's reference file (run `chain` first). */
@@ -717,7 +759,7 @@ static void part_cross(bench *b) {
 
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: %s bola|ball|chain|reuse|net|lose|jac|cross|all OUTDIR [--quick] "
+    fprintf(stderr, "usage: %s bola|ball|chain|exact|reuse|net|lose|jac|cross|all OUTDIR [--quick] "
                     "[--repeats K] [--scenarios DIR]\n", argv[0]);
     return 2;
   }
@@ -751,6 +793,7 @@ int main(int argc, char **argv) {
   if (all || strcmp(part, "bola") == 0) part_bola(&b);
   if (all || strcmp(part, "ball") == 0) part_ball(&b);
   if (all || strcmp(part, "chain") == 0) part_chain(&b);
+  if (all || strcmp(part, "exact") == 0) part_exact(&b);
   if (all || strcmp(part, "reuse") == 0) part_reuse(&b);
   if (all || strcmp(part, "net") == 0) part_net(&b);
   if (all || strcmp(part, "lose") == 0) part_lose(&b);
