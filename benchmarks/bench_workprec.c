@@ -6,7 +6,8 @@
  *
  * Usage: bench_workprec PART OUTDIR [--quick] [--repeats K] [--scenarios DIR]
  *                      [--net-n 21|41] [--omegas W1,W2,...]
- *   PART: bola | ball | chain | exact | reuse | net | lose | jac | cross | all
+ *   PART: bola | ball | chain | exact | netexact | reuse | net | lose | jac | cross |
+ *         all
  *   OUTDIR/<problem>.csv: one row per run (wp_csv_header); OUTDIR/summary.txt
  *   gets the comparisons at equal error (appended). --quick: smaller
  *   ladders and sizes (said in summary.txt). Scenario files (bola, ball) are
@@ -50,6 +51,8 @@
  *          constraints held by the multipliers, no omega_n, no stiffness
  *          penalty; every string stays taut, no events), same initial state;
  *          reference = CVODE Adams at rtol 1e-11.
+ *   netexact  the 21 x 21 and 41 x 41 nets of `net` with exact taut strings
+ *          (mode: event), reference = CVODE Adams at rtol 1e-11.
  * IDA variants "-o3" cap the BDF order at 3. Measured on the chain
  * (omega_n 1e3, rtol 1e-5, mbdae run with solver.max_order): order 5 1578
  * steps / 2930 factorizations, order 4 164 / 32, order 3 133 / 29, order 2
@@ -576,6 +579,49 @@ static void part_exact(bench *b) {
   mbdae_scenario_free(&s);
 }
 
+/* n x n spinning nets (spin_yaml's net: 2 rad/s, 0.2 m/s bump, t = 0..0.2 s)
+ * with exact taut strings (mode: event): the nets of `net` without the
+ * omega_n penalty; reference = CVODE Adams at rtol 1e-11 */
+static void part_netexact(bench *b) {
+  const int sizes[] = {21, 41};
+  for (int is = 0; is < (b->quick ? 1 : 2); ++is) {
+    int n = sizes[is];
+    if (b->net_n > 0 && n != b->net_n) continue;
+    char name[64];
+    snprintf(name, sizeof name, "net%d_exact", n);
+    char *y = malloc(2048);
+    if (!y) return;
+    snprintf(y, 2048,
+             "model: string_net\n"
+             "solver: {method: ida, linear_solver: klu, t0: 0.0, t_end: 0.2, dt_out: 0.02,\n"
+             "         rtol: 1.0e-6, atol: 1.0e-9}\n"
+             "parameters:\n"
+             "  topology: spinning_grid\n  mode: event\n"
+             "  grid_n: %d\n  grid_m: %d\n  length: %.17g\n  grid_mass: %.17g\n"
+             "  corner_mass: %.17g\n  grid_spin: 2.0\n  grid_wave: 0.2\n"
+             "  max_output_columns: 0\n",
+             n, n, 1.0 / (n - 1), 1.0 / ((double)n * n), 1.0 / ((double)n * n));
+    mbdae_scenario s;
+    if (load_text(name, y, &s)) {
+      free(y);
+      continue;
+    }
+    free(y);
+    static const double rt[] = {1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9};
+    static const double rta[] = {1e-4, 1e-6, 1e-8, 1e-9};
+    static const double h[] = {1e-2, 5e-3, 2.5e-3, 1.25e-3, 6.25e-4};
+    ladder_set ls[3] = {{&M_IDA_KLU_METIS, rt, 7, {{0}}, 0},
+                        {&M_ADAMS, rta, 4, {{0}}, 0},
+                        {&M_RK4, h, 5, {{0}}, 0}};
+    if (run_with_reference(b, name, &s, &M_ADAMS, 1e-11, ls, 3, 60.0) == 0) {
+      agreement(b, name, ls, 3, "cvode-adams 1e-11");
+      for (double tg = 1e-4; tg >= 1e-8; tg /= 10.0)
+        compare_at(b, name, tg, "ida-klu-metis", ls[0].r, ls[0].n, "rk4", ls[2].r, ls[2].n);
+    }
+    mbdae_scenario_free(&s);
+  }
+}
+
 /* the chain again with IDA's own Jacobian-reuse rule (solver.jac_reuse_cj 0:
  * refactor when cj changes by 25 %) instead of the engine's 0.9; compared
  * with the chain part's reference file (run `chain` first). */
@@ -759,7 +805,7 @@ static void part_cross(bench *b) {
 
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: %s bola|ball|chain|exact|reuse|net|lose|jac|cross|all OUTDIR [--quick] "
+    fprintf(stderr, "usage: %s bola|ball|chain|exact|netexact|reuse|net|lose|jac|cross|all OUTDIR [--quick] "
                     "[--repeats K] [--scenarios DIR]\n", argv[0]);
     return 2;
   }
@@ -794,6 +840,7 @@ int main(int argc, char **argv) {
   if (all || strcmp(part, "ball") == 0) part_ball(&b);
   if (all || strcmp(part, "chain") == 0) part_chain(&b);
   if (all || strcmp(part, "exact") == 0) part_exact(&b);
+  if (all || strcmp(part, "netexact") == 0) part_netexact(&b);
   if (all || strcmp(part, "reuse") == 0) part_reuse(&b);
   if (all || strcmp(part, "net") == 0) part_net(&b);
   if (all || strcmp(part, "lose") == 0) part_lose(&b);
