@@ -13,11 +13,19 @@
  *
  * Usage: bench_capture N METHOD T_END TOL [--save FILE] [--ref FILE]
  *                      [--cpu-limit SEC] [--dt-out DT] [--ordering ORD]
+ *                      [--mode event|baumgarte] [--switching located|state]
+ *                      [--restart-step X]
  *   METHOD: rk4 | cvode-adams | cvode-bdf | ida (IDA uses KLU).
  *   TOL: the fixed step for RK4, else rtol (atol = 1e-2 rtol, as the demo).
  *   --save writes the final positions of the net points and body vertices
  *   (binary doubles); --ref compares with such a file: end_err = max over
  *   net points and body vertices of |x - x_ref| (m).
+ *   --mode baumgarte: the seed's compliant strings and contacts (sec. 3.3,
+ *   eq. 3.2) with the bench's xi = 1, omega = 10 (default: event mode, the
+ *   demo's); --switching state: the seed's own method, modes from c >= 0 at
+ *   every RK4 stage, nothing located (RK4 only, doc/capture.md).
+ *   --restart-step X: IDA's first step after an event as X times the last
+ *   step (solver.restart_step; default 0, IDA's own estimate).
  *   --cpu-limit stops the run at the first output time (every DT, default
  *   0.05 s) after SEC CPU seconds; t_reached says how far it got.
  * Prints one line: size, unknowns, method, tol, status, t_reached, CPU time
@@ -75,22 +83,26 @@ int main(int argc, char **argv) {
                     "       [--ordering amd|colamd|metis]\n", argv[0]);
     return 2;
   }
-  const char *save = NULL, *ref = NULL, *ordering = "amd";
+  const char *save = NULL, *ref = NULL, *ordering = "amd", *mode = "event",
+             *switching = "located";
   limit_data lim = {0.0};
-  double dt_out = 0.05;
+  double dt_out = 0.05, restart_step = 0.0;
   for (int a = 5; a + 1 < argc; a += 2) {
     if (strcmp(argv[a], "--save") == 0) save = argv[a + 1];
     else if (strcmp(argv[a], "--ref") == 0) ref = argv[a + 1];
     else if (strcmp(argv[a], "--cpu-limit") == 0) lim.cpu_limit = atof(argv[a + 1]);
     else if (strcmp(argv[a], "--dt-out") == 0) dt_out = atof(argv[a + 1]);
     else if (strcmp(argv[a], "--ordering") == 0) ordering = argv[a + 1];
+    else if (strcmp(argv[a], "--mode") == 0) mode = argv[a + 1];
+    else if (strcmp(argv[a], "--restart-step") == 0) restart_step = atof(argv[a + 1]);
+    else if (strcmp(argv[a], "--switching") == 0) switching = argv[a + 1];
     else { fprintf(stderr, "unknown option %s\n", argv[a]); return 2; }
   }
   int n = atoi(argv[1]);
   double t_end = atof(argv[3]), tol = atof(argv[4]);
   mbdae_options o;
   mbdae_options_default(&o);
-  if (n < 2 || n > 60 || !(t_end > 0.0) || !(tol > 0.0) ||
+  if (n < 2 || n > 100 || !(t_end > 0.0) || !(tol > 0.0) ||
       mbdae_method_parse(argv[2], &o.method) != 0) {
     fprintf(stderr, "bad arguments\n");
     return 2;
@@ -98,7 +110,8 @@ int main(int argc, char **argv) {
   /* the demo's scenario (scenarios/capture_demo.yaml), scaled as above */
   capture_params p;
   capture_params_default(&p);
-  p.mode = CAPTURE_MODE_EVENT;
+  p.mode = strcmp(mode, "baumgarte") == 0 ? CAPTURE_MODE_BAUMGARTE : CAPTURE_MODE_EVENT;
+  p.switching = strcmp(switching, "state") == 0 ? CAPTURE_SWITCH_STATE : CAPTURE_SWITCH_LOCATED;
   p.rows = p.cols = n;
   p.spacing = 0.45 * 9.0 / (n - 1);
   p.point_mass = 1.0 / ((double)n * n);
@@ -132,6 +145,7 @@ int main(int argc, char **argv) {
   o.atol = rk4 ? 1e-11 : 1e-2 * tol;
   o.rk4_step = rk4 ? tol : 1e-3;
   o.max_steps = 100000000;
+  o.restart_step = restart_step;
   o.window_events = 1000000;
   o.window_length = 1e-12;
   o.observer = observer;

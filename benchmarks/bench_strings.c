@@ -13,7 +13,8 @@
  *   the end-point error max_k |r_k - r_k,ref| / L.
  * Environment: BENCH_SWITCHING=state (deploying net: the seed's
  * unlocated switching, doc/strings.md), BENCH_JAC_REUSE_CJ=x (IDA's
- * jac_reuse_cj, default the engine's 0.9).
+ * jac_reuse_cj, default the engine's 0.9), BENCH_RESTART_STEP=x (IDA's
+ * first step after an event as x times the last step; default 0, IDA's own).
  * Prints one line: problem, unknowns, wall and user-CPU time (the whole
  * process, getrusage) per simulated second, steps,
  * right-hand-side/residual evaluations, factorizations (linear-solver
@@ -100,6 +101,8 @@ int main(int argc, char **argv) {
   o.max_steps = 100000000;
   const char *rc_cj = getenv("BENCH_JAC_REUSE_CJ");
   if (rc_cj) o.jac_reuse_cj = atof(rc_cj);
+  const char *rs = getenv("BENCH_RESTART_STEP");
+  if (rs) o.restart_step = atof(rs);
   o.window_events = 1000000;
   o.window_length = 1e-12;
   mbdae_model *m = NULL;

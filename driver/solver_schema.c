@@ -46,6 +46,8 @@ const mbdae_param_spec mbdae_solver_specs[] = {
    "largest method order (0: the solver's default)"},
   {"jac_reuse_cj", MBDAE_PARAM_DOUBLE, OFF(jac_reuse_cj), OPEN_HI, 0, 0, 1, 0, NULL, 0, "",
    "IDA: keep the factorised matrix while cj changes by less than this (0: IDA's 0.25)"},
+  {"restart_step", MBDAE_PARAM_DOUBLE, OFF(restart_step), OPEN_HI, 0, 0, 1, 0, NULL, 0, "",
+   "IDA: first step after an event as this fraction of the last step (0: IDA's estimate)"},
   {"suppress_alg", MBDAE_PARAM_BOOL, OFF(suppress_alg), 0, 0, 0, 1, 0, NULL, 0, "",
    "IDA: exclude algebraic variables from the error test"},
   {"max_events", MBDAE_PARAM_INT, OFF(max_events), 0, 0, 0, INT_MAX, 0, NULL, 0, "",
@@ -92,6 +94,7 @@ void mbdae_solver_fields_from_options(mbdae_solver_fields *f, const mbdae_option
   f->h_init = o->h_init;
   f->h_max = o->h_max;
   f->jac_reuse_cj = o->jac_reuse_cj;
+  f->restart_step = o->restart_step;
   f->max_steps = clamp_long(o->max_steps);
   f->max_order = o->max_order;
   f->suppress_alg = o->suppress_alg;
@@ -122,6 +125,7 @@ void mbdae_solver_fields_apply(const mbdae_solver_fields *f, mbdae_options *o) {
   o->h_init = f->h_init;
   o->h_max = f->h_max;
   o->jac_reuse_cj = f->jac_reuse_cj;
+  o->restart_step = f->restart_step;
   o->max_steps = f->max_steps;
   o->max_order = f->max_order;
   o->suppress_alg = f->suppress_alg;

@@ -10,7 +10,8 @@
  * converted to mbdae_options by mbdae_solver_fields_apply. */
 typedef struct mbdae_solver_fields {
   int method, linsol, ordering;
-  double t0, t_end, dt_out, rtol, atol, rk4_step, h_init, h_max, jac_reuse_cj;
+  double t0, t_end, dt_out, rtol, atol, rk4_step, h_init, h_max, jac_reuse_cj,
+         restart_step;
   int max_steps, max_order, suppress_alg, max_events, window_events;
   double window_length, consistency_tol;
   int calcic_fallback;

@@ -31,6 +31,7 @@ void mbdae_options_default(mbdae_options *o) {
   o->calcic_fallback = 0;
   o->root_band = 1e-10;
   o->jac_reuse_cj = 0.9;
+  o->restart_step = 0.0;
 }
 
 static const char *const method_names[] = {"ida", "cvode-bdf", "cvode-adams", "rk4"};

@@ -111,6 +111,9 @@ typedef struct mbdae_options {
   double jac_reuse_cj;       /**< IDA: keep the factorised iteration matrix while
                                 cj changes by less than this fraction
                                 (default 0.9; 0: IDA's own 0.25) */
+  double restart_step;       /**< IDA: first step after an event's re-initialisation
+                                as this fraction of the last step taken (0, the
+                                default: IDA's own estimate from ||y'||) */
   long max_events;           /**< total events allowed (0: unlimited) */
   int window_events;         /**< Zeno guard: at most this many events ... */
   double window_length;      /**< ... within any interval of this length */

@@ -15,12 +15,18 @@
 #include "polytope/polytope.h"
 
 enum { CAPTURE_MODE_EVENT = 0, CAPTURE_MODE_BAUMGARTE = 1 };
+enum { CAPTURE_SWITCH_LOCATED = 0, CAPTURE_SWITCH_STATE = 1 };
 enum { CAPTURE_SHAPE_PRISM = 0, CAPTURE_SHAPE_BOX = 1, CAPTURE_SHAPE_VERTICES = 2 };
 enum { CAPTURE_CONTROL_NONE = 0, CAPTURE_CONTROL_MIN_THRUST = 1,
        CAPTURE_CONTROL_ERROR_STAB = 2 };
 
 typedef struct capture_params {
   int mode;
+  int switching;            /* baumgarte mode: CAPTURE_SWITCH_LOCATED (roots,
+                               re-initialisation at every switch) or
+                               CAPTURE_SWITCH_STATE (the seed's own method,
+                               sec. 3.3: active sets and faces from the state
+                               at every evaluation, no roots, no events) */
   /* net: rows x cols grid, lateral and transverse strings of length spacing,
    * all points launched from one point; each point's velocity is
    * launch_velocity + (its offset in the extended net) / deploy_time */

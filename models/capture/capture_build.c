@@ -125,6 +125,8 @@ int capture_params_check(const capture_params *p, mbdae_param_error *err) {
   if (p->e_body < 0.0 || p->e_body > 1.0) FAIL("e_body", "must be in [0, 1]");
   if (p->xi_string < 0.0 || p->omega_string < 0.0) FAIL("xi_string", "Baumgarte gains must be >= 0");
   if (p->xi_body < 0.0 || p->omega_body < 0.0) FAIL("xi_body", "Baumgarte gains must be >= 0");
+  if (p->switching == CAPTURE_SWITCH_STATE && p->mode != CAPTURE_MODE_BAUMGARTE)
+    FAIL("switching", "switching: state applies to mode: baumgarte only");
   if (p->control != CAPTURE_CONTROL_NONE && !(p->control_tf > 0.0)) FAIL("control_tf", "must be > 0");
   mbdae_polytope *b = NULL;
   int rc = build_body(p, &b, err);
@@ -149,7 +151,9 @@ const char *capture_mode_name(void *ud) {
     if (k < m->ns) ++ns; else ++nc;
   }
   snprintf(m->modebuf, sizeof m->modebuf, "%s: %d taut strings, %d contacts",
-           m->p.mode == CAPTURE_MODE_EVENT ? "event" : "baumgarte", ns, nc);
+           m->p.mode == CAPTURE_MODE_EVENT ? "event"
+           : capture_switch_by_state(m)    ? "baumgarte (state switching)"
+                                           : "baumgarte", ns, nc);
   return m->modebuf;
 }
 
@@ -293,8 +297,10 @@ int capture_create(const capture_params *p, capture_model **out, mbdae_param_err
   if (!m->problem) { capture_free(&m); return MBDAE_ERR_MEMORY; }
   int r = mbdae_problem_set_user_data(m->problem, m);
   r = r ? r : mbdae_problem_set_rhs(m->problem, capture_rhs);
-  r = r ? r : mbdae_problem_set_roots(m->problem, m->nc + m->np, capture_roots);
-  r = r ? r : mbdae_problem_set_event_handler(m->problem, capture_event);
+  if (!capture_switch_by_state(m)) {
+    r = r ? r : mbdae_problem_set_roots(m->problem, m->nc + m->np, capture_roots);
+    r = r ? r : mbdae_problem_set_event_handler(m->problem, capture_event);
+  }
   r = r ? r : mbdae_problem_set_invariants(m->problem, 7, inv_names, capture_invariants);
   r = r ? r : mbdae_problem_set_mode_name(m->problem, capture_mode_name);
   if (r) { capture_free(&m); return r; }

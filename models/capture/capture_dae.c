@@ -208,8 +208,10 @@ int capture_create_dae(const capture_params *p, capture_model **out, mbdae_param
   rc = mbdae_problem_set_user_data(pb, m);
   rc = rc ? rc : mbdae_problem_set_residual(pb, dae_residual);
   rc = rc ? rc : mbdae_problem_set_id(pb, id);
-  rc = rc ? rc : mbdae_problem_set_roots(pb, m->nc + m->np, dae_roots);
-  rc = rc ? rc : mbdae_problem_set_event_handler(pb, dae_event);
+  if (!capture_switch_by_state(m)) {
+    rc = rc ? rc : mbdae_problem_set_roots(pb, m->nc + m->np, dae_roots);
+    rc = rc ? rc : mbdae_problem_set_event_handler(pb, dae_event);
+  }
   rc = rc ? rc : mbdae_problem_set_invariants(pb, ninv, names, capture_invariants);
   rc = rc ? rc : mbdae_problem_set_mode_name(pb, capture_mode_name);
   rc = rc ? rc : capdae_jacobian_setup(m);

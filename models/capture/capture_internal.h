@@ -57,6 +57,8 @@ struct capture_model {
 };
 
 void capture_rows(capture_model *m, const double *y);
+/* 1 in baumgarte mode with switching: state (no roots; modes from c >= 0). */
+int capture_switch_by_state(const capture_model *m);
 int capture_accelerations(capture_model *m, double t, const double *y, double *acc);
 int capture_rhs(double t, const double *y, double *f, void *ud);
 int capture_roots(double t, const double *y, const double *yp, double *g, void *ud);

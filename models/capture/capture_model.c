@@ -90,12 +90,22 @@ static int current_face(const capture_model *m, const double *y, int j) {
  * 1 - (max_p A_p^T rho_B)^2, continuous across edges; a held point keeps
  * its face until a face-switch event (an edge or vertex crossing). */
 void capture_rows(capture_model *m, const double *y) {
+  int by_state = capture_switch_by_state(m);
   mbdae_rb_rotation(&y[m->boff + MBDAE_RB_Q], m->C);
   for (int k = 0; k < m->ns; ++k) string_row(m, y, k, &m->rows[k]);
   for (int j = 0; j < m->np; ++j) {
-    if (!m->active[m->ns + j]) m->face[j] = current_face(m, y, j);
+    if (by_state || !m->active[m->ns + j]) m->face[j] = current_face(m, y, j);
     contact_row(m, y, j, &m->rows[m->ns + j]);
   }
+  /* switching by state (capps sec. 3.3, as the seed's fixed-step RK4 does it
+   * at every stage): a constraint is active while c >= 0, on the face the
+   * point is over now (sec. 3.4.2); nothing is located */
+  if (by_state)
+    for (int k = 0; k < m->nc; ++k) m->active[k] = m->rows[k].c >= 0.0;
+}
+
+int capture_switch_by_state(const capture_model *m) {
+  return m->p.mode == CAPTURE_MODE_BAUMGARTE && m->p.switching == CAPTURE_SWITCH_STATE;
 }
 
 /* u as a vector (velocities of points, body U and w). */
