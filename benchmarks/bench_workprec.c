@@ -5,9 +5,12 @@
  * run, medians of several; the core is benchmarks/workprec.h).
  *
  * Usage: bench_workprec PART OUTDIR [--quick] [--repeats K] [--scenarios DIR]
- *                      [--net-n 21|41] [--omegas W1,W2,...]
- *   PART: bola | ball | chain | exact | netexact | reuse | net | lose | jac | cross |
- *         all
+ *                      [--net-n 21|41] [--omegas W1,W2,...] [--xis X1,X2,...]
+ *                      [--ref-cpu-limit S]
+ *   PART: bola | ball | chain | exact | netexact | reuse | net | netxi | lose | jac |
+ *         cross | all
+ *   --ref-cpu-limit: CPU limit of the reference runs of chain, exact, netexact,
+ *   net, netxi, lose, jac (default 150 s: a costlier reference is not made).
  *   OUTDIR/<problem>.csv: one row per run (wp_csv_header); OUTDIR/summary.txt
  *   gets the comparisons at equal error (appended). --quick: smaller
  *   ladders and sizes (said in summary.txt). Scenario files (bola, ball) are
@@ -35,6 +38,19 @@
  *          root; every tension stays positive in these runs, so no string
  *          should release at all); reference = IDA+KLU rtol 1e-10, checked
  *          against RK4's smallest step (41 x 41: rtol 1e-9, ladder to 1e-7).
+ *   netxi  the nets of `net` with an overdamped / critically damped
+ *          stabilisation, xi = 1 and 2 (real eigenvalues of the constraint
+ *          mode phi'' + 2 xi omega_n phi' + omega_n^2 phi = 0: -omega_n twice,
+ *          resp. -(2 -+ sqrt 3) omega_n), omega_n = 1e2, 1e3, 1e4; same
+ *          reference protocol as `net`; IDA+KLU+METIS order 3 (rtol 1e-3 ...
+ *          1e-8; 41 x 41 to 1e-7) and default order (same ladder), order
+ *          3 with solver.jac_reuse_cj 0 (rtol 1e-4, 1e-6, 1e-8), CVODE Adams
+ *          (1e-4, 1e-6, 1e-8), RK4 (10 ms halving to 39 us; the RK4 ladder
+ *          stops at the first step whose max grid error is <= 1e-9 m: smaller
+ *          steps only cost). IDA and Adams run every tolerance, each run
+ *          stopped at the CPU limit (20 s; 41 x 41: 60 s), since the cost is
+ *          not monotone in rtol on these strings. Newton and error-test
+ *          failures per run in summary.txt.
  *   lose   where the implicit solver loses: the 21 x 21 spinning net at
  *          20 rad/s with a 1 m/s bump (omega_n = 100), t = 0..0.2 s: undamped transverse
  *          waves on strings under high tension, fast oscillations that every
@@ -84,8 +100,10 @@ typedef struct bench {
   int quick;
   int repeats;
   FILE *summary;
-  int net_n;              /* net part: only this size (0: 21 and 41) */
-  double omegas[4];       /* net part: only these omega_n (0: all) */
+  int net_n;              /* net, netxi parts: only this size (0: 21 and 41) */
+  double omegas[4];       /* net, netxi parts: only these omega_n (0: all) */
+  double xis[4];          /* netxi part: these xi instead of 1 and 2 (0: default) */
+  double ref_cpu_limit;   /* CPU limit of a reference run (s; default 150) */
 } bench;
 
 /* ---- quantities compared ------------------------------------------------ */
@@ -439,22 +457,27 @@ static char *chain_yaml(int N, double omega, double xi, double t_end, double dt_
   return chain_yaml_solver(N, omega, xi, t_end, dt_out, "");
 }
 
-static char *spin_yaml(int n, double omega, double xi, double spin, double wave, double t_end,
-                       double dt_out) {
+static char *spin_yaml_solver(int n, double omega, double xi, double spin, double wave,
+                              double t_end, double dt_out, const char *solver_extra) {
   char *t = malloc(2048);
   if (!t) return NULL;
   snprintf(t, 2048,
            "model: string_net\n"
            "solver: {method: ida, linear_solver: klu, t0: 0.0, t_end: %.17g, dt_out: %.17g,\n"
-           "         rtol: 1.0e-6, atol: 1.0e-9}\n"
+           "         rtol: 1.0e-6, atol: 1.0e-9%s}\n"
            "parameters:\n"
            "  topology: spinning_grid\n  mode: baumgarte\n  xi: %.17g\n  omega_n: %.17g\n"
            "  grid_n: %d\n  grid_m: %d\n  length: %.17g\n  grid_mass: %.17g\n"
            "  corner_mass: %.17g\n  grid_spin: %.17g\n  grid_wave: %.17g\n"
            "  release_band: 1.0e-3\n  max_output_columns: 0\n",
-           t_end, dt_out, xi, omega, n, n, 1.0 / (n - 1), 1.0 / ((double)n * n),
+           t_end, dt_out, solver_extra, xi, omega, n, n, 1.0 / (n - 1), 1.0 / ((double)n * n),
            1.0 / ((double)n * n), spin, wave);
   return t;
+}
+
+static char *spin_yaml(int n, double omega, double xi, double spin, double wave, double t_end,
+                       double dt_out) {
+  return spin_yaml_solver(n, omega, xi, spin, wave, t_end, dt_out, "");
 }
 
 /* reference (saved by `refm` at `reftol`) then the ladders of each method;
@@ -476,7 +499,8 @@ static int run_with_reference(bench *b, const char *problem, mbdae_scenario *s,
   wp_opts op;
   wp_opts_default(&op);
   op.repeats = 1;
-  op.cpu_limit = 150.0; /* a reference that costs more is not made (said in summary) */
+  op.cpu_limit = b->ref_cpu_limit; /* a reference that costs more is not made (said in
+                                      summary); 150 s unless --ref-cpu-limit */
   op.save = refpath;
   FILE *csv = open_csv(b, problem);
   wp_result rr;
@@ -704,6 +728,148 @@ static void part_net(bench *b) {
   }
 }
 
+/* ---- netxi: the nets of `net` with real-eigenvalue stabilisation ---------- */
+
+static const wp_method M_IDA_KLU_METIS_O3_R0 = {"ida-klu-metis-o3-reuse0", MBDAE_METHOD_IDA,
+                                                MBDAE_LINSOL_KLU, MBDAE_ORDERING_METIS, 0, 3};
+
+/* A ladder as `ladder`, with the stopping rules of netxi (header comment):
+ * RK4 stops at the first run with max grid error <= rk4_floor or a stable run
+ * stopped by the CPU limit; the others run every tolerance (each run bounded
+ * by the CPU limit: the cost is not monotone in rtol on these strings). One
+ * summary line per run with the failure counters. */
+static int ladder_xi(bench *b, FILE *csv, const wp_problem *pb, const wp_method *m,
+                     const double *tols, int ntol, const wp_opts *op, double rk4_floor,
+                     wp_result *res) {
+  int n = 0;
+  for (int i = 0; i < ntol; ++i) {
+    wp_result r;
+    if (wp_measure(pb, m, tols[i], op, &r) < 0) break;
+    print_row(pb, m, &r);
+    if (csv) wp_csv_row(csv, pb, m, &r);
+    res[n++] = r;
+    if (m->method != MBDAE_METHOD_RK4)
+      say(b, "%s: %s rtol %g: status %d, t %.4g, err_end %.2e, err_max %.2e, CPU %.4g s, "
+             "%ld steps, %ld residuals, %ld factorizations (%.3f per step), %ld Newton "
+             "failures, %ld error-test failures%s%s\n",
+          pb->name, m->label, r.tol, r.status, r.t_reached, r.err_end, r.err_max, r.cpu,
+          r.steps, r.rhs_evals, r.lin_setups,
+          r.steps > 0 ? (double)r.lin_setups / (double)r.steps : 0.0, r.newton_fails,
+          r.err_test_fails, r.message[0] ? " | " : "", r.message);
+    if (m->method == MBDAE_METHOD_RK4 &&
+        ((r.status == 0 && r.err_max <= rk4_floor) ||
+         (r.status == MBDAE_STOPPED && r.events == 0)))
+      break;
+  }
+  return n;
+}
+
+static int netxi_selected(const double *sel, double v) {
+  if (!(sel[0] > 0.0)) return 1;
+  for (int k = 0; k < 4; ++k)
+    if (sel[k] == v) return 1;
+  return 0;
+}
+
+static void netxi_one(bench *b, int n, double xi, double w) {
+  char name[64], name0[80], refpath[1024];
+  snprintf(name, sizeof name, "net%d_xi%g_w%g", n, xi, w);
+  snprintf(name0, sizeof name0, "%s_reuse0", name);
+  char *y = spin_yaml(n, w, xi, 2.0, 0.2, 0.2, 0.02);
+  char *y0 = spin_yaml_solver(n, w, xi, 2.0, 0.2, 0.2, 0.02, ", jac_reuse_cj: 0.0");
+  mbdae_scenario s, s0;
+  int ok = y && y0 && load_text(name, y, &s) == 0;
+  if (ok && load_text(name0, y0, &s0) != 0) {
+    mbdae_scenario_free(&s);
+    ok = 0;
+  }
+  free(y);
+  free(y0);
+  if (!ok) return;
+  say(b, "%s: xi %g, omega_n %g: constraint-mode eigenvalues %s\n", name, xi, w,
+      xi > 1.0 ? "real, distinct" : xi == 1.0 ? "real, double" : "complex");
+  if (xi >= 1.0) {
+    double d = sqrt(xi * xi - 1.0);
+    say(b, "%s: lambda = %.4g, %.4g /s (RK4 real-axis limit h < 2.785/|lambda| = %.3g s)\n",
+        name, -(xi - d) * w, -(xi + d) * w, 2.785 / ((xi + d) * w));
+  }
+  snprintf(refpath, sizeof refpath, "%s/%s.ref", b->out, name);
+  wp_problem pb = {name, &s, sn_count, sn_extract, NULL, 3, NULL, NULL, 0};
+  wp_problem pb0 = {name, &s0, sn_count, sn_extract, NULL, 3, NULL, NULL, 0};
+  double rtref = n <= 21 ? 1e-10 : 1e-9;
+  wp_opts op;
+  wp_opts_default(&op);
+  op.repeats = 1;
+  op.cpu_limit = b->ref_cpu_limit;
+  op.save = refpath;
+  FILE *csv = open_csv(b, name);
+  wp_result rr;
+  if (wp_measure(&pb, &M_IDA_KLU_METIS_O3, rtref, &op, &rr) < 0 || rr.status != 0) {
+    print_row(&pb, &M_IDA_KLU_METIS_O3, &rr);
+    say(b, "%s: reference run (%s %g) failed: status %d, t %.4g, %ld steps, %ld "
+           "factorizations, %ld Newton failures, %ld error-test failures, CPU %.4g s: %s\n",
+        name, M_IDA_KLU_METIS_O3.label, rtref, rr.status, rr.t_reached, rr.steps,
+        rr.lin_setups, rr.newton_fails, rr.err_test_fails, rr.cpu, rr.message);
+    if (csv) fclose(csv);
+    mbdae_scenario_free(&s);
+    mbdae_scenario_free(&s0);
+    return;
+  }
+  say(b, "%s: reference = %s at %g: CPU %.4g s, %ld steps, %ld factorizations, %ld Newton "
+         "failures, %ld error-test failures\n",
+      name, M_IDA_KLU_METIS_O3.label, rtref, rr.cpu, rr.steps, rr.lin_setups,
+      rr.newton_fails, rr.err_test_fails);
+  op.save = NULL;
+  op.ref = refpath;
+  op.repeats = b->repeats;
+  op.cpu_limit = n <= 21 ? 20.0 : 60.0;
+  op.cpu_budget = 5.0;
+  static const double rt[] = {1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8};
+  static const double rt3[] = {1e-4, 1e-6, 1e-8};
+  static const double h[] = {1e-2,      5e-3,       2.5e-3,    1.25e-3,    6.25e-4,
+                             3.125e-4,  1.5625e-4,  7.8125e-5, 3.90625e-5};
+  enum { NH = sizeof h / sizeof h[0] };
+  static wp_result r_o3[6], r_def[6], r_r0[3], r_ad[3], r_rk[NH];
+  int nrt = n <= 21 ? 6 : 5;
+  int n_o3 = ladder_xi(b, csv, &pb, &M_IDA_KLU_METIS_O3, rt, nrt, &op, 0.0, r_o3);
+  int n_def = ladder_xi(b, csv, &pb, &M_IDA_KLU_METIS, rt, nrt, &op, 0.0, r_def);
+  int n_r0 = ladder_xi(b, csv, &pb0, &M_IDA_KLU_METIS_O3_R0, rt3, b->quick ? 2 : 3, &op, 0.0,
+                       r_r0);
+  int n_ad = ladder_xi(b, csv, &pb, &M_ADAMS, rt3, b->quick ? 2 : 3, &op, 0.0, r_ad);
+  int n_rk = ladder_xi(b, csv, &pb, &M_RK4, h, NH, &op, 1e-9, r_rk);
+  if (csv) fclose(csv);
+  ladder_set ls[5] = {{&M_IDA_KLU_METIS_O3, rt, 0, {{0}}, n_o3},
+                      {&M_IDA_KLU_METIS, rt, 0, {{0}}, n_def},
+                      {&M_IDA_KLU_METIS_O3_R0, rt3, 0, {{0}}, n_r0},
+                      {&M_ADAMS, rt3, 0, {{0}}, n_ad},
+                      {&M_RK4, h, 0, {{0}}, n_rk}};
+  memcpy(ls[0].r, r_o3, (size_t)n_o3 * sizeof *r_o3);
+  memcpy(ls[1].r, r_def, (size_t)n_def * sizeof *r_def);
+  memcpy(ls[2].r, r_r0, (size_t)n_r0 * sizeof *r_r0);
+  memcpy(ls[3].r, r_ad, (size_t)n_ad * sizeof *r_ad);
+  memcpy(ls[4].r, r_rk, (size_t)n_rk * sizeof *r_rk);
+  agreement(b, name, ls, 5, n <= 21 ? "ida-klu-metis-o3 1e-10" : "ida-klu-metis-o3 1e-9");
+  for (double tg = 1e-4; tg >= 1e-7; tg /= 10.0)
+    for (int i = 0; i < 4; ++i)
+      compare_at(b, name, tg, ls[i].m->label, ls[i].r, ls[i].n, "rk4", r_rk, n_rk);
+  mbdae_scenario_free(&s);
+  mbdae_scenario_free(&s0);
+}
+
+static void part_netxi(bench *b) {
+  static const double xis_default[] = {1.0, 2.0, 0.0, 0.0};
+  static const double omegas[] = {1e2, 1e3, 1e4};
+  const int sizes[] = {21, 41};
+  /* --xis replaces the default xi = 1, 2 (e.g. 0.5: part (d)'s nets, this protocol) */
+  const double *xis = b->xis[0] > 0.0 ? b->xis : xis_default;
+  for (int is = 0; is < (b->quick ? 1 : 2); ++is) {
+    if (b->net_n > 0 && sizes[is] != b->net_n) continue;
+    for (int ix = 0; ix < 4 && xis[ix] > 0.0; ++ix)
+      for (int iw = 0; iw < 3; ++iw)
+        if (netxi_selected(b->omegas, omegas[iw])) netxi_one(b, sizes[is], xis[ix], omegas[iw]);
+  }
+}
+
 static void part_lose(bench *b) {
   const int n = 21;
   char *y = spin_yaml(n, 100.0, 0.5, 20.0, 1.0, 0.2, 0.01);
@@ -805,29 +971,35 @@ static void part_cross(bench *b) {
 
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: %s bola|ball|chain|exact|netexact|reuse|net|lose|jac|cross|all OUTDIR [--quick] "
-                    "[--repeats K] [--scenarios DIR]\n", argv[0]);
+    fprintf(stderr, "usage: %s bola|ball|chain|exact|netexact|reuse|net|netxi|lose|jac|cross|all OUTDIR "
+                    "[--quick] [--repeats K] [--scenarios DIR] [--net-n N] [--omegas W,...] "
+                    "[--xis X,...] [--ref-cpu-limit S]\n", argv[0]);
     return 2;
   }
-  bench b = {argv[2], "scenarios", 0, 3, NULL, 0, {0, 0, 0, 0}};
+  bench b = {argv[2], "scenarios", 0, 3, NULL, 0, {0, 0, 0, 0}, {0, 0, 0, 0}, 150.0};
   for (int a = 3; a < argc; ++a) {
     if (strcmp(argv[a], "--quick") == 0) b.quick = 1;
     else if (strcmp(argv[a], "--repeats") == 0 && a + 1 < argc) b.repeats = atoi(argv[++a]);
     else if (strcmp(argv[a], "--scenarios") == 0 && a + 1 < argc) b.scen_dir = argv[++a];
     else if (strcmp(argv[a], "--net-n") == 0 && a + 1 < argc) b.net_n = atoi(argv[++a]);
-    else if (strcmp(argv[a], "--omegas") == 0 && a + 1 < argc) {
+    else if ((strcmp(argv[a], "--omegas") == 0 || strcmp(argv[a], "--xis") == 0) &&
+             a + 1 < argc) {
+      double *v = strcmp(argv[a], "--xis") == 0 ? b.xis : b.omegas;
       char *p = argv[++a];
       for (int k = 0; k < 4 && *p; ++k) {
-        b.omegas[k] = strtod(p, &p);
+        v[k] = strtod(p, &p);
         if (*p == ',') ++p;
       }
     }
+    else if (strcmp(argv[a], "--ref-cpu-limit") == 0 && a + 1 < argc)
+      b.ref_cpu_limit = atof(argv[++a]);
     else {
       fprintf(stderr, "unknown option %s\n", argv[a]);
       return 2;
     }
   }
   if (b.repeats < 1) b.repeats = 1;
+  if (!(b.ref_cpu_limit > 0.0)) b.ref_cpu_limit = 150.0;
   mkdir(b.out, 0777);
   char path[1024];
   snprintf(path, sizeof path, "%s/summary.txt", b.out);
@@ -843,6 +1015,7 @@ int main(int argc, char **argv) {
   if (all || strcmp(part, "netexact") == 0) part_netexact(&b);
   if (all || strcmp(part, "reuse") == 0) part_reuse(&b);
   if (all || strcmp(part, "net") == 0) part_net(&b);
+  if (all || strcmp(part, "netxi") == 0) part_netxi(&b);
   if (all || strcmp(part, "lose") == 0) part_lose(&b);
   if (all || strcmp(part, "jac") == 0) part_jac(&b);
   if (all || strcmp(part, "cross") == 0) part_cross(&b);

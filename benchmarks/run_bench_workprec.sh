@@ -4,9 +4,11 @@
 # stiff Baumgarte chain and nets, the Jacobian and KLU-vs-dense comparisons
 # (benchmarks/bench_workprec.c; NOT part of CI). Run from the repository root.
 #   1. builds bench_workprec in BUILD_DIR (default build-wp, Release);
-#   2. runs the parts (default: bola ball chain reuse net lose jac cross), writing
-#      OUTDIR/<problem>.csv (one row per run) and OUTDIR/summary.txt;
-#      (PART "plots": run nothing, only draw);
+#   2. runs the parts (default: bola ball chain reuse net netxi lose jac cross;
+#      also: exact netexact), writing OUTDIR/<problem>.csv (one row per run) and
+#      OUTDIR/summary.txt; (PART "plots": run nothing, only draw);
+#      $WP_OPTS is passed to every part, e.g. WP_OPTS="--net-n 21" (net, netxi:
+#      only 21 x 21) or "--ref-cpu-limit 1200" (bench_workprec.c, Usage);
 #   3. draws OUTDIR/<problem>.png with benchmarks/plot_workprec.gp (error vs
 #      CPU time, log-log, one line per method present in the CSV).
 # Header of summary.txt: date, nproc, load average, git revision.
@@ -17,19 +19,20 @@ OUT=${2:-/tmp/bench_workprec}
 [ $# -gt 0 ] && shift
 QUICK=
 if [ "$1" = "--quick" ]; then QUICK=--quick; shift; fi
-PARTS=${*:-bola ball chain reuse net lose jac cross}
+PARTS=${*:-bola ball chain reuse net netxi lose jac cross}
 [ -f "$BUILD/CMakeCache.txt" ] || cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release > /dev/null
 cmake --build "$BUILD" --target bench_workprec -j2 > /dev/null
 B=$BUILD/benchmarks/bench_workprec
 mkdir -p "$OUT"
 {
-  echo "# run_bench_workprec.sh $BUILD $OUT $QUICK $PARTS"
+  echo "# run_bench_workprec.sh $BUILD $OUT $QUICK $PARTS${WP_OPTS:+ (WP_OPTS=$WP_OPTS)}"
   echo "# date $(date -u '+%Y-%m-%d %H:%M:%S UTC'), nproc $(nproc), load $(cut -d' ' -f1-3 /proc/loadavg), rev $(git rev-parse --short HEAD 2>/dev/null || echo -)"
 } >> "$OUT/summary.txt"
 for p in $PARTS; do
   [ "$p" = plots ] && continue # "plots" alone: only (re)draw the CSVs of OUTDIR
   start=$(date +%s)
-  "$B" "$p" "$OUT" $QUICK
+  # shellcheck disable=SC2086 # WP_OPTS: several words
+  "$B" "$p" "$OUT" $QUICK $WP_OPTS
   echo "# part $p: $(( $(date +%s) - start )) s wall, load $(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT/summary.txt"
 done
 command -v gnuplot > /dev/null || { echo "gnuplot not found: no plots"; exit 0; }
