@@ -286,14 +286,21 @@ static void print_row(const wp_problem *pb, const wp_method *m, const wp_result 
 
 /* Run m on every tol; stop the ladder after a run that failed or hit the
  * CPU limit (tighter settings cost more). Results go to res[] (may be NULL). */
+/* One measured row: run, print, CSV. <0 when the run could not be made. */
+static int measure_row(FILE *csv, const wp_problem *pb, const wp_method *m, double tol,
+                       const wp_opts *op, wp_result *r) {
+  if (wp_measure(pb, m, tol, op, r) < 0) return -1;
+  print_row(pb, m, r);
+  if (csv) wp_csv_row(csv, pb, m, r);
+  return 0;
+}
+
 static int ladder(FILE *csv, const wp_problem *pb, const wp_method *m, const double *tols,
                   int ntol, const wp_opts *op, wp_result *res) {
   int n = 0;
   for (int i = 0; i < ntol; ++i) {
     wp_result r;
-    if (wp_measure(pb, m, tols[i], op, &r) < 0) break;
-    print_row(pb, m, &r);
-    if (csv) wp_csv_row(csv, pb, m, &r);
+    if (measure_row(csv, pb, m, tols[i], op, &r) < 0) break;
     if (res) res[n] = r;
     ++n;
     /* RK4: an unstable (too large) step fails, or releases strings and
@@ -744,9 +751,7 @@ static int ladder_xi(bench *b, FILE *csv, const wp_problem *pb, const wp_method 
   int n = 0;
   for (int i = 0; i < ntol; ++i) {
     wp_result r;
-    if (wp_measure(pb, m, tols[i], op, &r) < 0) break;
-    print_row(pb, m, &r);
-    if (csv) wp_csv_row(csv, pb, m, &r);
+    if (measure_row(csv, pb, m, tols[i], op, &r) < 0) break;
     res[n++] = r;
     if (m->method != MBDAE_METHOD_RK4)
       say(b, "%s: %s rtol %g: status %d, t %.4g, err_end %.2e, err_max %.2e, CPU %.4g s, "
