@@ -457,6 +457,20 @@ static void put_var(mat_out *o, matvar_t *var) {
   Mat_VarFree(var);
 }
 
+/* Write a and then b (b may be NULL); when building them failed (bad), free
+ * both instead and mark the output failed. 0 when written. */
+static int put_built(mat_out *o, int bad, matvar_t *a, matvar_t *b) {
+  if (bad) {
+    Mat_VarFree(a);
+    Mat_VarFree(b);
+    o->failed = 1;
+    return -1;
+  }
+  put_var(o, a);
+  if (b) put_var(o, b);
+  return 0;
+}
+
 /* ---- the variables --------------------------------------------------------- */
 
 static const char *col_name(const void *ctx, int i, char *buf, size_t len) {
@@ -487,15 +501,8 @@ static void put_series(mat_out *o, const mbdae_output_ctx *c, const mat_state *m
   }
   free(col);
   ident_set_free(&f);
-  if (bad) {
-    Mat_VarFree(st);
-    Mat_VarFree(units);
-    o->failed = 1;
-    return;
-  }
-  put_var(o, st);
-  put_var(o, units);
-  put_var(o, mv_cellstr("series_columns", (size_t)c->ncols, series_column_text, c));
+  if (put_built(o, bad, st, units) == 0)
+    put_var(o, mv_cellstr("series_columns", (size_t)c->ncols, series_column_text, c));
 }
 
 static const char *ev_col_name(const void *ctx, int i, char *buf, size_t len) {
@@ -539,14 +546,7 @@ static void put_events(mat_out *o, const mbdae_output_ctx *c, const mat_state *m
   }
   free(col);
   ident_set_free(&f);
-  if (bad) {
-    Mat_VarFree(st);
-    Mat_VarFree(units);
-    o->failed = 1;
-    return;
-  }
-  put_var(o, st);
-  put_var(o, units);
+  put_built(o, bad, st, units);
 }
 
 static const char *spec_name(const void *ctx, int i, char *buf, size_t len) {
@@ -617,14 +617,7 @@ static void put_specs(mat_out *o, const char *name, const char *units_name,
     bad = set_field(st, i, spec_value(&specs[i], base)) ||
           (units && set_field(units, i, mv_text(NULL, specs[i].unit ? specs[i].unit : "")));
   ident_set_free(&f);
-  if (bad) {
-    Mat_VarFree(st);
-    Mat_VarFree(units);
-    o->failed = 1;
-    return;
-  }
-  put_var(o, st);
-  if (units) put_var(o, units);
+  put_built(o, bad, st, units);
 }
 
 /* A struct of named scalars (stats, run): names[i] -> values[i]. */
@@ -649,12 +642,7 @@ static void put_stats(mat_out *o, const mbdae_stats *st) {
   int bad = ident_set_make(&f, N, plain_name, names) || !(s = mv_struct("stats", &f));
   for (int i = 0; !bad && i < N; ++i) bad = set_field(s, i, mv_double(v[i]));
   ident_set_free(&f);
-  if (bad) {
-    Mat_VarFree(s);
-    o->failed = 1;
-    return;
-  }
-  put_var(o, s);
+  put_built(o, bad, s, NULL);
 }
 
 static void put_run(mat_out *o, const mbdae_run_result *res) {
@@ -673,12 +661,7 @@ static void put_run(mat_out *o, const mbdae_run_result *res) {
         set_field(s, 5, mv_double((double)res->rows)) ||
         set_field(s, 6, mv_double((double)res->events));
   ident_set_free(&f);
-  if (bad) {
-    Mat_VarFree(s);
-    o->failed = 1;
-    return;
-  }
-  put_var(o, s);
+  put_built(o, bad, s, NULL);
 }
 
 static const char *inv_name(const void *ctx, int i, char *buf, size_t len) {
@@ -703,12 +686,7 @@ static void put_invariants(mat_out *o, const mbdae_run_result *res) {
   }
   ident_set_free(&f);
   ident_set_free(&g);
-  if (bad) {
-    Mat_VarFree(s);
-    o->failed = 1;
-    return;
-  }
-  put_var(o, s);
+  put_built(o, bad, s, NULL);
 }
 
 static const char *outcome_name(const void *ctx, int i, char *buf, size_t len) {
@@ -725,14 +703,7 @@ static void put_outcomes(mat_out *o, const mbdae_run_result *res) {
     bad = set_field(s, i, mv_double(res->outcomes[i].value)) ||
           set_field(u, i, mv_text(NULL, res->outcomes[i].unit));
   ident_set_free(&f);
-  if (bad) {
-    Mat_VarFree(s);
-    Mat_VarFree(u);
-    o->failed = 1;
-    return;
-  }
-  put_var(o, s);
-  put_var(o, u);
+  put_built(o, bad, s, u);
 }
 
 /* ---- finish ---------------------------------------------------------------- */
