@@ -181,6 +181,20 @@ static int write_long_table(const mbdae_output_ctx *c, const char *table, long r
   return rc;
 }
 
+/* The key setting, output file STEM.png, title and axis labels of a plot. */
+static void plot_header(FILE *gp, const char *key, const mbdae_plot_spec *p, const char *stem) {
+  char png[160];
+  snprintf(png, sizeof png, "%s.png", stem);
+  fprintf(gp, "\n%s\nset output ", key);
+  gp_string(gp, png);
+  fprintf(gp, "\nset title ");
+  gp_string(gp, p->title ? p->title : stem);
+  fprintf(gp, "\nset xlabel ");
+  gp_string(gp, p->xlabel ? p->xlabel : "");
+  fprintf(gp, "\nset ylabel ");
+  gp_string(gp, p->ylabel ? p->ylabel : "");
+}
+
 static int plot_one(FILE *gp, const mbdae_plot_spec *p, const mbdae_output_ctx *c,
                     mbdae_run_result *res, char *stem, size_t stemlen) {
   char msg[256], name[96], unit[24];
@@ -226,16 +240,7 @@ static int plot_one(FILE *gp, const mbdae_plot_spec *p, const mbdae_output_ctx *
     int ok = sel && write_long_table(c, t.file, rows, t.n, xi, sel, nsel, stem, dat, sizeof dat) == 0;
     free(sel);
     if (ok) {
-      char png[160];
-      snprintf(png, sizeof png, "%s.png", stem);
-      fprintf(gp, "\nunset key\nset output ");
-      gp_string(gp, png);
-      fprintf(gp, "\nset title ");
-      gp_string(gp, p->title ? p->title : stem);
-      fprintf(gp, "\nset xlabel ");
-      gp_string(gp, p->xlabel ? p->xlabel : "");
-      fprintf(gp, "\nset ylabel ");
-      gp_string(gp, p->ylabel ? p->ylabel : "");
+      plot_header(gp, "unset key", p, stem);
       fprintf(gp, "\nset datafile separator whitespace\nplot ");
       gp_string(gp, dat);
       fprintf(gp, " using 1:2:3 with %s lc variable notitle\nset datafile separator ','\n",
@@ -248,17 +253,7 @@ static int plot_one(FILE *gp, const mbdae_plot_spec *p, const mbdae_output_ctx *
     if (i == xi || !col_info(&t, i, name, sizeof name, unit, sizeof unit)) continue;
     if (!column_matches(p->ycols, name)) continue;
     if (count == 0) {
-      fprintf(gp, "\n%s", total > 12 ? "unset key" : "set key top right");
-      fprintf(gp, "\nset output ");
-      char png[160];
-      snprintf(png, sizeof png, "%s.png", stem);
-      gp_string(gp, png);
-      fprintf(gp, "\nset title ");
-      gp_string(gp, p->title ? p->title : stem);
-      fprintf(gp, "\nset xlabel ");
-      gp_string(gp, p->xlabel ? p->xlabel : "");
-      fprintf(gp, "\nset ylabel ");
-      gp_string(gp, p->ylabel ? p->ylabel : "");
+      plot_header(gp, total > 12 ? "unset key" : "set key top right", p, stem);
       fprintf(gp, "\nplot ");
     } else {
       fprintf(gp, ", \\\n     ");
