@@ -62,3 +62,15 @@ FILE *mbdae_output_open(const mbdae_output_ctx *c, const char *name, char *err,
   free(path);
   return f;
 }
+
+int mbdae_commit_file(char *tmp, char *fin, int ok, char *err, size_t errlen) {
+  int rc = MBDAE_OK;
+  if (!ok || rename(tmp, fin) != 0) {
+    remove(tmp);
+    if (err && errlen) snprintf(err, errlen, "cannot write %s", fin);
+    rc = MBDAE_ERR_IO;
+  }
+  free(tmp);
+  free(fin);
+  return rc;
+}

@@ -39,6 +39,7 @@
 #include "mbdae/problem.h"
 #include "mbdae/status.h"
 #include "solver_schema.h"
+#include "output_dir.h"
 #include "writer.h"
 #include "writer_events_columns.h"
 
@@ -752,15 +753,8 @@ static int mat_finish(void *state, const mbdae_output_ctx *c, mbdae_run_result *
   put_invariants(&o, res);
   put_outcomes(&o, res);
   int closed = Mat_Close(o.mat);
-  if (o.failed || closed != 0 || rename(tmp, fin) != 0) {
-    remove(tmp);
-    if (err && errlen) snprintf(err, errlen, "cannot write %s", fin);
-    free(tmp);
-    free(fin);
-    return MBDAE_ERR_IO;
-  }
-  free(tmp);
-  free(fin);
+  int rc = mbdae_commit_file(tmp, fin, !o.failed && closed == 0, err, errlen);
+  if (rc) return rc;
   /* a run that may still be resumed (failed, interrupted) keeps its part */
   if (m->spill && res->status >= 0 && !res->interrupted) {
     fclose(m->spill);

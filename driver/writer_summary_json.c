@@ -9,6 +9,7 @@
 #include "mbdae/status.h"
 #include "solver_schema.h"
 #include "json_format.h"
+#include "output_dir.h"
 #include "writer.h"
 
 static void kv_str(FILE *f, const char *k, const char *v, int comma) {
@@ -128,16 +129,7 @@ static int summary_finish(void *state, const mbdae_output_ctx *c, mbdae_run_resu
   fprintf(f, "}\n");
   int bad = ferror(f);
   bad |= fclose(f) != 0;
-  if (bad || rename(tmp, fin) != 0) {
-    remove(tmp);
-    if (err && errlen) snprintf(err, errlen, "cannot write %s", fin);
-    free(tmp);
-    free(fin);
-    return MBDAE_ERR_IO;
-  }
-  free(tmp);
-  free(fin);
-  return MBDAE_OK;
+  return mbdae_commit_file(tmp, fin, !bad, err, errlen);
 }
 
 const mbdae_writer_ops mbdae_writer_summary_json = {
