@@ -1,7 +1,7 @@
 # Dependencies, all from Debian 12 packages, found without hard-coded paths.
 #   libsundials-dev (IDA, CVODE, sunlinsol_klu, sunmatrix_sparse)
 #   libsuitesparse-dev (KLU), libmetis-dev (nested dissection ordering)
-#   libfyaml-dev (scenario files), libmatio-dev (.mat output), libcunit1-dev (tests)
+#   libyaml-dev (scenario files), libmatio-dev (.mat output), libcunit1-dev (tests)
 find_package(PkgConfig REQUIRED)
 
 find_package(SUNDIALS 6.4 CONFIG QUIET)
@@ -33,11 +33,12 @@ target_include_directories(mbdae_deps_solver INTERFACE ${KLU_INCLUDE_DIR} ${METI
 target_link_libraries(mbdae_deps_solver INTERFACE ${MBDAE_SUNDIALS_LIBS} ${KLU_LIBRARY}
                       ${METIS_LIBRARY} m)
 
-pkg_check_modules(FYAML REQUIRED IMPORTED_TARGET libfyaml)
+# libyaml-dev: the scenario and study files (its event parser, driver/yaml_tree.c)
+pkg_check_modules(YAML REQUIRED IMPORTED_TARGET yaml-0.1)
 # libmatio-dev: results.mat for MATLAB/Octave (`mbdae run --format mat`)
 pkg_check_modules(MATIO REQUIRED IMPORTED_TARGET matio)
 add_library(mbdae_deps_driver INTERFACE)
-target_link_libraries(mbdae_deps_driver INTERFACE PkgConfig::FYAML PkgConfig::MATIO)
+target_link_libraries(mbdae_deps_driver INTERFACE PkgConfig::YAML PkgConfig::MATIO)
 
 pkg_check_modules(CUNIT REQUIRED IMPORTED_TARGET cunit)
 

@@ -2,7 +2,6 @@
  * (or the driver's) parameter struct, with bounds and finiteness checks. */
 #include "param_schema.h"
 
-#include <libfyaml.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -71,7 +70,7 @@ static int set_err(mbdae_fill_error *err, const char *key, int line,
 }
 
 /* A bounded finite number from n. */
-static int read_number(const mbdae_param_spec *s, struct fy_node *n,
+static int read_number(const mbdae_param_spec *s, const mbdae_ynode *n,
                        const char *key, int line, double *v,
                        mbdae_fill_error *err) {
   char why[320];
@@ -81,35 +80,32 @@ static int read_number(const mbdae_param_spec *s, struct fy_node *n,
 }
 
 /* A sequence of exactly len numbers into out[]. */
-static int read_row(const mbdae_param_spec *s, struct fy_node *n,
+static int read_row(const mbdae_param_spec *s, const mbdae_ynode *n,
                     const char *key, int line, double *out,
                     mbdae_fill_error *err) {
   char why[320];
   int rc = mbdae_yaml_check_plain(n, why, sizeof why);
   if (rc) return set_err(err, key, line, why);
-  if (fy_node_get_type(n) != FYNT_SEQUENCE) {
+  if (n->kind != MBDAE_YNODE_SEQUENCE) {
     snprintf(why, sizeof why, "expected a sequence of %d numbers, got %s",
              s->len, mbdae_yaml_what(n));
     return set_err(err, key, mbdae_yaml_line(n, line), why);
   }
-  int count = fy_node_sequence_item_count(n);
+  int count = n->n > (size_t)INT_MAX ? INT_MAX : (int)n->n;
   if (count != s->len) {
     snprintf(why, sizeof why, "expected a sequence of %d numbers, got %d", s->len, count);
     return set_err(err, key, mbdae_yaml_line(n, line), why);
   }
-  void *it = NULL;
-  struct fy_node *c;
-  int k = 0;
   char sub[224];
-  while ((c = fy_node_sequence_iterate(n, &it)) && k < s->len) {
+  for (int k = 0; k < s->len; ++k) {
     snprintf(sub, sizeof sub, "%s[%d]", key, k);
-    if ((rc = read_number(s, c, sub, mbdae_yaml_line(n, line), &out[k], err))) return rc;
-    ++k;
+    if ((rc = read_number(s, n->items[k], sub, mbdae_yaml_line(n, line), &out[k], err)))
+      return rc;
   }
   return MBDAE_OK;
 }
 
-int mbdae_param_set_node(const mbdae_param_spec *s, struct fy_node *n,
+int mbdae_param_set_node(const mbdae_param_spec *s, const mbdae_ynode *n,
                          const char *key, int key_line, void *base,
                          mbdae_key_lines *lines, mbdae_fill_error *err) {
   char why[320];
@@ -141,7 +137,7 @@ int mbdae_param_set_node(const mbdae_param_spec *s, struct fy_node *n,
     char *str = NULL;
     char range[200];
     mbdae_param_range_text(s, range, sizeof range);
-    if (n && fy_node_get_type(n) != FYNT_SCALAR) {
+    if (mbdae_yaml_is_collection(n)) {
       snprintf(why, sizeof why, "expected one of %.200s, got %s", range, mbdae_yaml_what(n));
       return set_err(err, key, line, why);
     }
@@ -162,12 +158,10 @@ int mbdae_param_set_node(const mbdae_param_spec *s, struct fy_node *n,
     if ((rc = read_row(s, n, key, key_line, tmp, err))) return rc;
     memcpy(at(base, s->offset), tmp, (size_t)s->len * sizeof(double));
     if (lines) {
-      void *it = NULL;
-      struct fy_node *c;
       char sub[224];
-      for (int k = 0; (c = fy_node_sequence_iterate(n, &it)); ++k) {
+      for (int k = 0; k < s->len; ++k) {
         snprintf(sub, sizeof sub, "%s[%d]", key, k);
-        if (mbdae_key_lines_add(lines, sub, mbdae_yaml_line(c, line), NULL))
+        if (mbdae_key_lines_add(lines, sub, mbdae_yaml_line(n->items[k], line), NULL))
           return set_err(err, key, line, "out of memory");
       }
     }
@@ -176,12 +170,13 @@ int mbdae_param_set_node(const mbdae_param_spec *s, struct fy_node *n,
   case MBDAE_PARAM_TABLE: {
     if (s->len <= 0) return set_err(err, key, line, "schema error: bad TABLE width");
     if ((rc = mbdae_yaml_check_plain(n, why, sizeof why))) return set_err(err, key, line, why);
-    if (fy_node_get_type(n) != FYNT_SEQUENCE) {
+    if (n->kind != MBDAE_YNODE_SEQUENCE) {
       snprintf(why, sizeof why, "expected a sequence of rows of %d numbers, got %s",
                s->len, mbdae_yaml_what(n));
       return set_err(err, key, line, why);
     }
-    int rows = fy_node_sequence_item_count(n);
+    if (n->n > (size_t)INT_MAX) return set_err(err, key, line, "table too large");
+    int rows = (int)n->n;
     double *tab = NULL;
     if (rows > 0) {
       if ((size_t)rows > ((size_t)INT_MAX) / (size_t)s->len)
@@ -189,10 +184,9 @@ int mbdae_param_set_node(const mbdae_param_spec *s, struct fy_node *n,
       tab = malloc((size_t)rows * (size_t)s->len * sizeof *tab);
       if (!tab) return set_err(err, key, line, "out of memory");
     }
-    void *it = NULL;
-    struct fy_node *c;
     char sub[224];
-    for (int r = 0; (c = fy_node_sequence_iterate(n, &it)) && r < rows; ++r) {
+    for (int r = 0; r < rows; ++r) {
+      const mbdae_ynode *c = n->items[r];
       snprintf(sub, sizeof sub, "%s[%d]", key, r);
       int rline = mbdae_yaml_line(c, line);
       if ((rc = read_row(s, c, sub, rline, tab + (size_t)r * (size_t)s->len, err))) {

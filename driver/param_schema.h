@@ -10,7 +10,7 @@
 #include "key_lines.h"
 #include "mbdae/model.h"
 
-struct fy_node;
+#include "yaml_tree.h"
 
 /* Where a rejected value was and why. */
 typedef struct mbdae_fill_error {
@@ -30,7 +30,7 @@ const mbdae_param_spec *mbdae_params_find(const mbdae_param_spec *specs, int n,
  * fullkey names it in messages; key_line is the line of its key (used when
  * the value has no position). Element lines of VEC/TABLE values are added
  * to lines (may be NULL) as "fullkey[i]". On failure nothing is stored. */
-int mbdae_param_set_node(const mbdae_param_spec *spec, struct fy_node *value,
+int mbdae_param_set_node(const mbdae_param_spec *spec, const mbdae_ynode *value,
                          const char *fullkey, int key_line, void *base,
                          mbdae_key_lines *lines, mbdae_fill_error *err);
 

@@ -1,11 +1,10 @@
-/* scenario.c - load a scenario (YAML, libfyaml) into a checked
+/* scenario.c - load a scenario (YAML, libyaml) into a checked
  * mbdae_scenario: top-level keys, sections, overrides, final checks. The
  * first problem found is reported as one line naming FILE:LINE and key. */
 #define _POSIX_C_SOURCE 200809L
 #include "scenario.h"
 
 #include <errno.h>
-#include <libfyaml.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 #include "param_schema.h"
 #include "solver_schema.h"
 #include "text_input.h"
+#include "yaml_tree.h"
 #include "yaml_value.h"
 
 struct mbdae_scenario_priv {
@@ -129,12 +129,10 @@ static char *stem_of(const char *path) {
 }
 
 /* A mapping key as text: a non-empty plain or quoted scalar. */
-static int key_text(struct fy_node *k, char *buf, size_t len) {
-  if (!k || fy_node_get_type(k) != FYNT_SCALAR || fy_node_is_alias(k) ||
-      fy_node_get_tag_token(k))
-    return -1;
-  size_t n = 0;
-  const char *t = fy_node_get_scalar(k, &n);
+static int key_text(const mbdae_ynode *k, char *buf, size_t len) {
+  if (!k || k->kind != MBDAE_YNODE_SCALAR || k->tagged) return -1;
+  size_t n = k->len;
+  const char *t = k->text;
   if (n >= len) return -2;
   if (!t || n == 0 || memchr(t, '\0', n)) return -1;
   memcpy(buf, t, n);
@@ -153,117 +151,44 @@ static void list_keys(const mbdae_param_spec *specs, int n, const char *extra,
 
 /* ---- parsing ------------------------------------------------------------- */
 
-typedef struct yaml_input {
-  struct fy_diag *diag;
-  struct fy_parser *parser;
-  struct fy_document *doc;
-  char *file_text; /* a file's content: the parser reads it in place */
-} yaml_input;
-
-static void yaml_input_close(yaml_input *in) {
-  if (in->doc) fy_parse_document_destroy(in->parser, in->doc);
-  if (in->parser) fy_parser_destroy(in->parser);
-  if (in->diag) fy_diag_destroy(in->diag);
-  free(in->file_text);
-  memset(in, 0, sizeof *in);
-}
-
-static int first_diag(yaml_input *in, const char *name, char *err, size_t errlen) {
-  void *it = NULL;
-  struct fy_diag_error *e;
-  while ((e = fy_diag_errors_iterate(in->diag, &it)))
-    if (e->type >= FYET_ERROR)
-      return say(err, errlen, MBDAE_ERR_SCENARIO, "%s:%d: YAML syntax error: %s", name,
-                 e->line > 0 ? e->line : 1, e->msg ? e->msg : "unreadable");
-  return say(err, errlen, MBDAE_ERR_SCENARIO, "%s:1: YAML syntax error", name);
-}
-
 /* Parse exactly one YAML document from a file (text NULL) or a string. */
-static int yaml_open(yaml_input *in, const char *name, const char *text,
-                     char *err, size_t errlen) {
-  memset(in, 0, sizeof *in);
-  struct fy_diag_cfg dc;
-  fy_diag_cfg_default(&dc);
-  dc.fp = NULL;
-  dc.colorize = false;
-  in->diag = fy_diag_create(&dc);
-  if (!in->diag) return say(err, errlen, MBDAE_ERR_MEMORY, "%s: out of memory", name);
-  fy_diag_set_collect_errors(in->diag, true);
-  struct fy_parse_cfg cfg;
-  memset(&cfg, 0, sizeof cfg);
-  cfg.flags = FYPCF_QUIET | FYPCF_DEFAULT_VERSION_1_2 | FYPCF_JSON_NONE;
-  cfg.diag = in->diag;
-  in->parser = fy_parser_create(&cfg);
-  if (!in->parser) {
-    yaml_input_close(in);
-    return say(err, errlen, MBDAE_ERR_MEMORY, "%s: out of memory", name);
-  }
+static int yaml_open(mbdae_ynode **root, const char *name, const char *text, char *err,
+                     size_t errlen) {
+  *root = NULL;
+  char *file_text = NULL;
   size_t len = 0;
   int rc = MBDAE_OK;
   if (!text) {
-    rc = mbdae_text_file_read(name, &in->file_text, &len, err, errlen);
-    text = in->file_text;
+    rc = mbdae_text_file_read(name, &file_text, &len, err, errlen);
+    text = file_text;
   } else {
     len = strlen(text);
     rc = mbdae_text_check(name, text, len, err, errlen);
   }
-  if (rc) {
-    yaml_input_close(in);
-    return rc;
-  }
-  rc = fy_parser_set_string(in->parser, text, len);
-  if (rc) {
-    yaml_input_close(in);
-    return say(err, errlen, MBDAE_ERR_IO, "%s: cannot read the file", name);
-  }
-  in->doc = fy_parse_load_document(in->parser);
-  if (!in->doc) {
-    int has_error = 0;
-    void *it = NULL;
-    struct fy_diag_error *e;
-    while ((e = fy_diag_errors_iterate(in->diag, &it)))
-      if (e->type >= FYET_ERROR) has_error = 1;
-    rc = has_error ? first_diag(in, name, err, errlen)
-                   : say(err, errlen, MBDAE_ERR_SCENARIO,
-                         "%s:1: empty scenario (expected a mapping with at least 'model')", name);
-    yaml_input_close(in);
-    return rc;
-  }
-  struct fy_document *more = fy_parse_load_document(in->parser);
-  if (more) {
-    int line = mbdae_yaml_line(fy_document_root(more), 1);
-    fy_parse_document_destroy(in->parser, more);
-    yaml_input_close(in);
-    return say(err, errlen, MBDAE_ERR_SCENARIO,
-               "%s:%d: a scenario is one YAML document (found a second one)", name, line);
-  }
-  if (fy_parser_get_stream_error(in->parser)) {
-    rc = first_diag(in, name, err, errlen);
-    yaml_input_close(in);
-    return rc;
-  }
-  return MBDAE_OK;
+  if (!rc) rc = mbdae_yaml_tree_parse(name, "a scenario", text, len, root, err, errlen);
+  free(file_text);
+  if (!rc && !*root)
+    rc = say(err, errlen, MBDAE_ERR_SCENARIO,
+             "%s:1: empty scenario (expected a mapping with at least 'model')", name);
+  return rc;
 }
 
 /* ---- sections ------------------------------------------------------------ */
 
 /* Fill one section mapping (`solver`, `parameters`, `output`). */
-static int fill_section(mbdae_scenario *s, const char *section, struct fy_node *value,
+static int fill_section(mbdae_scenario *s, const char *section, const mbdae_ynode *value,
                         int section_line, const mbdae_param_spec *specs, int nspecs,
                         void *base, char *err, size_t errlen) {
   char why[400];
-  if (!value || (fy_node_get_type(value) == FYNT_SCALAR && fy_node_is_null(value) &&
-                 !fy_node_is_alias(value) && !fy_node_get_tag_token(value)))
+  if (mbdae_yaml_is_null(value) && !(value && value->tagged))
     return MBDAE_OK; /* "section:" with nothing under it */
-  if (fy_node_get_type(value) != FYNT_MAPPING) {
+  if (value->kind != MBDAE_YNODE_MAPPING) {
     snprintf(why, sizeof why, "expected a mapping of keys, got %s", mbdae_yaml_what(value));
     return key_error_at(s->path, mbdae_yaml_line(value, section_line), NULL, section, why,
                         err, errlen);
   }
-  void *it = NULL;
-  struct fy_node_pair *pair;
-  while ((pair = fy_node_mapping_iterate(value, &it))) {
-    struct fy_node *kn = fy_node_pair_key(pair), *vn = fy_node_pair_value(pair);
+  for (size_t i = 0; i < value->n; ++i) {
+    const mbdae_ynode *kn = value->pairs[i].key, *vn = value->pairs[i].value;
     int kline = mbdae_yaml_line(kn, mbdae_yaml_line(vn, section_line));
     char key[128], full[192];
     int kt = key_text(kn, key, sizeof key);
@@ -308,9 +233,9 @@ static int fill_section(mbdae_scenario *s, const char *section, struct fy_node *
 }
 
 static int model_from(mbdae_scenario *s, const mbdae_model_kind *const *registry,
-                      struct fy_node *vn, int line, char *err, size_t errlen) {
+                      const mbdae_ynode *vn, int line, char *err, size_t errlen) {
   char why[600], *name = NULL;
-  if (vn && fy_node_get_type(vn) != FYNT_SCALAR) {
+  if (mbdae_yaml_is_collection(vn)) {
     snprintf(why, sizeof why, "expected a model kind name, got %s", mbdae_yaml_what(vn));
     return key_error_at(s->path, line, NULL, "model", why, err, errlen);
   }
@@ -334,18 +259,16 @@ static int model_from(mbdae_scenario *s, const mbdae_model_kind *const *registry
 }
 
 static int load_root(mbdae_scenario *s, const mbdae_model_kind *const *registry,
-                     struct fy_node *root, char *err, size_t errlen) {
-  if (!root || fy_node_get_type(root) != FYNT_MAPPING)
+                     const mbdae_ynode *root, char *err, size_t errlen) {
+  if (!root || root->kind != MBDAE_YNODE_MAPPING)
     return say(err, errlen, MBDAE_ERR_SCENARIO,
                "%s:%d: a scenario is a mapping of keys (model, description, solver, "
                "parameters, output), got %s", s->path, mbdae_yaml_line(root, 1),
                mbdae_yaml_what(root));
-  struct fy_node *val[5] = {NULL};
+  const mbdae_ynode *val[5] = {NULL};
   int line[5] = {0}, present[5] = {0};
-  void *it = NULL;
-  struct fy_node_pair *pair;
-  while ((pair = fy_node_mapping_iterate(root, &it))) {
-    struct fy_node *kn = fy_node_pair_key(pair), *vn = fy_node_pair_value(pair);
+  for (size_t i = 0; i < root->n; ++i) {
+    const mbdae_ynode *kn = root->pairs[i].key, *vn = root->pairs[i].value;
     int kline = mbdae_yaml_line(kn, mbdae_yaml_line(vn, 1));
     char key[128];
     int kt = key_text(kn, key, sizeof key);
@@ -375,7 +298,7 @@ static int load_root(mbdae_scenario *s, const mbdae_model_kind *const *registry,
   mbdae_params_set_defaults(s->kind->params, s->kind->nparams, s->params);
   if (present[1]) {
     char why[300], *d = NULL;
-    if (val[1] && fy_node_get_type(val[1]) != FYNT_SCALAR) {
+    if (mbdae_yaml_is_collection(val[1])) {
       snprintf(why, sizeof why, "expected a string, got %s", mbdae_yaml_what(val[1]));
       return key_error_at(s->path, line[1], NULL, "description", why, err, errlen);
     }
@@ -521,12 +444,12 @@ static int apply_override(mbdae_scenario *s, const char *text, char *err, size_t
     return key_error_at(s->path, 0, text, full, why, err, errlen);
   }
   /* the value is YAML: 0.5, true, ida, [1, 2, 3], [[0, 1], [1, 2]] */
-  yaml_input in;
+  mbdae_ynode *root = NULL;
   char sub[224];
   snprintf(sub, sizeof sub, "--set %s", full);
   if (!*value)
     return key_error_at(s->path, 0, text, full, "missing value", err, errlen);
-  int rc = yaml_open(&in, sub, value, why, sizeof why);
+  int rc = yaml_open(&root, sub, value, why, sizeof why);
   if (rc) {
     /* why holds "NAME:LINE: reason": keep the reason */
     const char *r = strstr(why, ": ");
@@ -536,8 +459,8 @@ static int apply_override(mbdae_scenario *s, const char *text, char *err, size_t
     return key_error_at(s->path, 0, text, full, reason, err, errlen);
   }
   mbdae_fill_error fe;
-  rc = mbdae_param_set_node(spec, fy_document_root(in.doc), full, 0, base, NULL, &fe);
-  yaml_input_close(&in);
+  rc = mbdae_param_set_node(spec, root, full, 0, base, NULL, &fe);
+  mbdae_yaml_tree_free(root);
   if (rc) return key_error_at(s->path, 0, text, fe.key, fe.why, err, errlen);
   return mbdae_key_lines_override(&s->priv->lines, full, text) ? MBDAE_ERR_MEMORY : 0;
 }
@@ -626,14 +549,14 @@ static int load_any(const mbdae_model_kind *const *registry, const char *name,
     mbdae_scenario_free(s);
     return say(err, errlen, rc, "%s: out of memory", name);
   }
-  yaml_input in;
-  rc = yaml_open(&in, name, text, err, errlen);
+  mbdae_ynode *root = NULL;
+  rc = yaml_open(&root, name, text, err, errlen);
   if (rc) {
     mbdae_scenario_free(s);
     return rc;
   }
-  rc = load_root(s, registry, fy_document_root(in.doc), err, errlen);
-  yaml_input_close(&in);
+  rc = load_root(s, registry, root, err, errlen);
+  mbdae_yaml_tree_free(root);
   for (int i = 0; !rc && i < n; ++i) rc = apply_override(s, overrides[i], err, errlen);
   if (!rc) rc = final_checks(s, err, errlen);
   if (rc) mbdae_scenario_free(s);

@@ -1,7 +1,7 @@
 /* sweep_study.c - read a study file (doc/sweep.md): base scenario, axes
  * (grids start/stop/step or value lists), fixed overrides, outcomes to
  * aggregate, critical-value search, plot layout, output directory. */
-#include <libfyaml.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,9 +11,10 @@
 #include "mbdae/status.h"
 #include "sweep.h"
 #include "text_input.h"
+#include "yaml_tree.h"
 #include "yaml_value.h"
 
-static int fail(char *err, size_t errlen, const char *path, struct fy_node *n,
+static int fail(char *err, size_t errlen, const char *path, const mbdae_ynode *n,
                 const char *key, const char *fmt, ...) {
   char why[320];
   va_list ap;
@@ -41,17 +42,24 @@ void mbdae_sweep_study_free(mbdae_sweep_study *st) {
   memset(st, 0, sizeof *st);
 }
 
-static struct fy_node *get(struct fy_node *map, const char *key) {
-  return map && fy_node_is_mapping(map) ? fy_node_mapping_lookup_by_string(map, key, FY_NT)
-                                        : NULL;
+static const mbdae_ynode *get(const mbdae_ynode *map, const char *key) {
+  return mbdae_yaml_map_get(map, key);
 }
 
-static int scalar_text(struct fy_node *n, char *buf, size_t len) {
-  if (!n || !fy_node_is_scalar(n)) return -1;
-  size_t l = 0;
-  const char *s = fy_node_get_scalar(n, &l);
-  if (!s || l + 1 > len) return -1;
-  memcpy(buf, s, l);
+static int is_seq(const mbdae_ynode *n) { return n && n->kind == MBDAE_YNODE_SEQUENCE; }
+static int is_map(const mbdae_ynode *n) { return n && n->kind == MBDAE_YNODE_MAPPING; }
+
+/* Items of a sequence (0 for anything else), as an int. */
+static int count(const mbdae_ynode *n) {
+  if (!is_seq(n)) return 0;
+  return n->n > (size_t)INT_MAX ? INT_MAX : (int)n->n;
+}
+
+static int scalar_text(const mbdae_ynode *n, char *buf, size_t len) {
+  if (!n || n->kind != MBDAE_YNODE_SCALAR) return -1;
+  size_t l = n->len;
+  if (l + 1 > len) return -1;
+  memcpy(buf, n->text, l);
   buf[l] = '\0';
   return 0;
 }
@@ -62,10 +70,10 @@ static int axis_index(const mbdae_sweep_study *st, const char *key) {
   return -1;
 }
 
-static int read_axis(const char *path, struct fy_node *n, mbdae_sweep_axis *ax,
+static int read_axis(const char *path, const mbdae_ynode *n, mbdae_sweep_axis *ax,
                      char *err, size_t errlen) {
   char why[256];
-  if (!fy_node_is_mapping(n))
+  if (!is_map(n))
     return fail(err, errlen, path, n, "vary", "each entry is a mapping {key, values} or "
                 "{key, start, stop, step}");
   if (scalar_text(get(n, "key"), ax->key, sizeof ax->key))
@@ -73,15 +81,15 @@ static int read_axis(const char *path, struct fy_node *n, mbdae_sweep_axis *ax,
   if (!strchr(ax->key, '.'))
     return fail(err, errlen, path, n, "vary.key", "'%s' is not a dotted scenario key "
                 "(e.g. parameters.e)", ax->key);
-  struct fy_node *vals = get(n, "values");
+  const mbdae_ynode *vals = get(n, "values");
   if (vals) {
-    if (!fy_node_is_sequence(vals) || fy_node_sequence_item_count(vals) < 1)
+    if (!is_seq(vals) || count(vals) < 1)
       return fail(err, errlen, path, vals, "vary.values", "expected a non-empty list of numbers");
-    ax->n = fy_node_sequence_item_count(vals);
+    ax->n = count(vals);
     ax->values = calloc((size_t)ax->n, sizeof(double));
     if (!ax->values) return MBDAE_ERR_MEMORY;
     for (int i = 0; i < ax->n; ++i)
-      if (mbdae_yaml_number(fy_node_sequence_get_by_index(vals, i), &ax->values[i], why,
+      if (mbdae_yaml_number(vals->items[i], &ax->values[i], why,
                             sizeof why))
         return fail(err, errlen, path, vals, "vary.values", "%s", why);
     return MBDAE_OK;
@@ -110,24 +118,23 @@ static int read_axis(const char *path, struct fy_node *n, mbdae_sweep_axis *ax,
   return MBDAE_OK;
 }
 
-static int load_root(const char *path, struct fy_node *root, mbdae_sweep_study *st,
+static int load_root(const char *path, const mbdae_ynode *root, mbdae_sweep_study *st,
                      char *err, size_t errlen) {
   char why[256], buf[512];
   static const char *const known[] = {"study", "description", "base", "vary", "set",
                                       "group_over", "outcomes", "critical", "plots",
                                       "output", NULL};
-  if (!root || !fy_node_is_mapping(root))
+  if (!root || !is_map(root))
     return fail(err, errlen, path, root, "study", "a study file is a mapping");
-  void *it = NULL;
-  struct fy_node_pair *pair;
-  while ((pair = fy_node_mapping_iterate(root, &it))) {
+  for (size_t i = 0; i < root->n; ++i) {
+    const mbdae_ynode *kn = root->pairs[i].key;
     char key[64];
-    if (scalar_text(fy_node_pair_key(pair), key, sizeof key))
-      return fail(err, errlen, path, fy_node_pair_key(pair), "?", "keys must be plain strings");
+    if (scalar_text(kn, key, sizeof key))
+      return fail(err, errlen, path, kn, "?", "keys must be plain strings");
     int k = 0;
     while (known[k] && strcmp(known[k], key)) ++k;
     if (!known[k])
-      return fail(err, errlen, path, fy_node_pair_key(pair), key,
+      return fail(err, errlen, path, kn, key,
                   "unknown key (expected study, description, base, vary, set, group_over, "
                   "outcomes, critical, plots, output)");
   }
@@ -150,14 +157,14 @@ static int load_root(const char *path, struct fy_node *root, mbdae_sweep_study *
     free(st->stem);
     st->stem = dupstr(buf);
   }
-  struct fy_node *vary = get(root, "vary");
-  if (!vary || !fy_node_is_sequence(vary) || fy_node_sequence_item_count(vary) < 1)
+  const mbdae_ynode *vary = get(root, "vary");
+  if (!vary || !is_seq(vary) || count(vary) < 1)
     return fail(err, errlen, path, vary ? vary : root, "vary", "expected a non-empty list of axes");
-  if (fy_node_sequence_item_count(vary) > MBDAE_SWEEP_MAX_KEYS)
+  if (count(vary) > MBDAE_SWEEP_MAX_KEYS)
     return fail(err, errlen, path, vary, "vary", "at most %d axes", MBDAE_SWEEP_MAX_KEYS);
   st->nruns = 1;
-  for (int i = 0; i < fy_node_sequence_item_count(vary); ++i) {
-    int rc = read_axis(path, fy_node_sequence_get_by_index(vary, i), &st->axes[i], err, errlen);
+  for (int i = 0; i < count(vary); ++i) {
+    int rc = read_axis(path, vary->items[i], &st->axes[i], err, errlen);
     st->naxes = i + 1;
     if (rc) return rc;
     if (axis_index(st, st->axes[i].key) != i)
@@ -165,13 +172,13 @@ static int load_root(const char *path, struct fy_node *root, mbdae_sweep_study *
     st->nruns *= st->axes[i].n;
   }
   if (st->nruns > 100000000L) return fail(err, errlen, path, vary, "vary", "more than 1e8 runs");
-  struct fy_node *set = get(root, "set");
+  const mbdae_ynode *set = get(root, "set");
   if (set) {
-    if (!fy_node_is_sequence(set) || fy_node_sequence_item_count(set) > MBDAE_SWEEP_MAX_SET)
+    if (!is_seq(set) || count(set) > MBDAE_SWEEP_MAX_SET)
       return fail(err, errlen, path, set, "set", "expected a list of at most %d \"key=value\"",
                   MBDAE_SWEEP_MAX_SET);
-    for (int i = 0; i < fy_node_sequence_item_count(set); ++i) {
-      if (scalar_text(fy_node_sequence_get_by_index(set, i), buf, sizeof buf) || !strchr(buf, '='))
+    for (int i = 0; i < count(set); ++i) {
+      if (scalar_text(set->items[i], buf, sizeof buf) || !strchr(buf, '='))
         return fail(err, errlen, path, set, "set", "entry %d is not \"key=value\"", i);
       st->set[st->nset++] = dupstr(buf);
     }
@@ -183,16 +190,16 @@ static int load_root(const char *path, struct fy_node *root, mbdae_sweep_study *
       return fail(err, errlen, path, get(root, "group_over"), "group_over",
                   "'%s' is not one of the varied keys", buf);
   }
-  struct fy_node *outs = get(root, "outcomes");
-  if (!outs || !fy_node_is_sequence(outs) || fy_node_sequence_item_count(outs) < 1 ||
-      fy_node_sequence_item_count(outs) > MBDAE_SWEEP_MAX_OUTCOMES)
+  const mbdae_ynode *outs = get(root, "outcomes");
+  if (!outs || !is_seq(outs) || count(outs) < 1 ||
+      count(outs) > MBDAE_SWEEP_MAX_OUTCOMES)
     return fail(err, errlen, path, outs ? outs : root, "outcomes",
                 "expected a list of 1 to %d outcomes", MBDAE_SWEEP_MAX_OUTCOMES);
-  for (int i = 0; i < fy_node_sequence_item_count(outs); ++i) {
-    struct fy_node *o = fy_node_sequence_get_by_index(outs, i);
+  for (int i = 0; i < count(outs); ++i) {
+    const mbdae_ynode *o = outs->items[i];
     mbdae_sweep_outcome *so = &st->outcomes[i];
     so->scale = 1.0;
-    if (fy_node_is_scalar(o)) {
+    if (o && o->kind == MBDAE_YNODE_SCALAR) {
       scalar_text(o, so->name, sizeof so->name);
     } else if (scalar_text(get(o, "name"), so->name, sizeof so->name)) {
       return fail(err, errlen, path, o, "outcomes.name", "each outcome needs a name");
@@ -206,7 +213,7 @@ static int load_root(const char *path, struct fy_node *root, mbdae_sweep_study *
     st->noutcomes = i + 1;
   }
   st->crit_axis = st->crit_outcome = -1;
-  struct fy_node *crit = get(root, "critical");
+  const mbdae_ynode *crit = get(root, "critical");
   if (crit) {
     if (scalar_text(get(crit, "key"), buf, sizeof buf) || (st->crit_axis = axis_index(st, buf)) < 0)
       return fail(err, errlen, path, crit, "critical.key", "must name a varied key");
@@ -224,7 +231,7 @@ static int load_root(const char *path, struct fy_node *root, mbdae_sweep_study *
       return fail(err, errlen, path, crit, "critical.key", "cannot be the group_over key");
   }
   st->plot_x = st->plot_series = st->plot_panel = -1;
-  struct fy_node *pl = get(root, "plots");
+  const mbdae_ynode *pl = get(root, "plots");
   if (pl) {
     const char *names[3] = {"x", "series", "panel"};
     int *dst[3] = {&st->plot_x, &st->plot_series, &st->plot_panel};
@@ -237,7 +244,7 @@ static int load_root(const char *path, struct fy_node *root, mbdae_sweep_study *
     }
     if (st->plot_x < 0) return fail(err, errlen, path, pl, "plots.x", "missing");
   }
-  struct fy_node *out = get(root, "output");
+  const mbdae_ynode *out = get(root, "output");
   if (out && !scalar_text(get(out, "dir"), buf, sizeof buf)) st->out_dir = dupstr(buf);
   else {
     snprintf(buf, sizeof buf, "out/%s", st->stem);
@@ -256,26 +263,22 @@ int mbdae_sweep_study_load(const char *path, mbdae_sweep_study *st, char *err,
   if (!st->path || !st->stem) return MBDAE_ERR_MEMORY;
   char *dot = strstr(st->stem, ".yaml");
   if (dot) *dot = '\0';
-  struct fy_parse_cfg cfg;
-  memset(&cfg, 0, sizeof cfg);
-  cfg.flags = FYPCF_QUIET | FYPCF_DEFAULT_VERSION_1_2 | FYPCF_JSON_NONE;
-  char *text = NULL; /* checked UTF-8 first: libfyaml 0.7.12 can hang on malformed bytes */
+  char *text = NULL; /* checked UTF-8 text without NULs */
   size_t len = 0;
   int rc = mbdae_text_file_read(path, &text, &len, err, errlen);
   if (rc) {
     mbdae_sweep_study_free(st);
     return rc == MBDAE_ERR_MEMORY ? rc : MBDAE_ERR_SCENARIO;
   }
-  struct fy_document *doc = fy_document_build_from_string(&cfg, text, len);
-  if (!doc) {
-    free(text);
-    if (err && errlen) snprintf(err, errlen, "%s: cannot read or parse the study file", path);
-    mbdae_sweep_study_free(st);
-    return MBDAE_ERR_SCENARIO;
-  }
-  rc = load_root(path, fy_document_root(doc), st, err, errlen);
-  fy_document_destroy(doc);
+  mbdae_ynode *root = NULL;
+  rc = mbdae_yaml_tree_parse(path, "a study file", text, len, &root, err, errlen);
   free(text);
+  if (rc) {
+    mbdae_sweep_study_free(st);
+    return rc;
+  }
+  rc = load_root(path, root, st, err, errlen);
+  mbdae_yaml_tree_free(root);
   if (rc) mbdae_sweep_study_free(st);
   return rc;
 }

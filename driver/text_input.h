@@ -1,7 +1,8 @@
 /* text_input.h - the YAML input of the loaders (scenario, study) as checked
  * text: read a whole file, and reject anything that is not UTF-8 text
- * before libfyaml sees it (libfyaml 0.7.12 loops forever on a malformed
- * byte in a directive line, "%\x93"; found by tests/fuzz/fuzz_scenario). */
+ * before the YAML parser sees it (the library used before libyaml looped
+ * forever on a malformed byte in a directive line, "%\x93"; found by
+ * tests/fuzz/fuzz_scenario), naming the line and column. */
 #ifndef MBDAE_DRIVER_TEXT_INPUT_H
 #define MBDAE_DRIVER_TEXT_INPUT_H
 

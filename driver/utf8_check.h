@@ -1,7 +1,7 @@
 /* utf8_check.h - is a buffer well-formed UTF-8? The scenario loader checks
- * its input before libfyaml sees it: YAML text is Unicode, and libfyaml
- * 0.7.12 (Debian 12) loops forever on a malformed byte in a directive line
- * ("%\x93"), found by tests/fuzz/fuzz_scenario. */
+ * its input before the YAML parser sees it: YAML text is Unicode (the
+ * library used before libyaml looped forever on a malformed byte in a
+ * directive line, "%\x93", found by tests/fuzz/fuzz_scenario). */
 #ifndef MBDAE_DRIVER_UTF8_CHECK_H
 #define MBDAE_DRIVER_UTF8_CHECK_H
 

@@ -1,9 +1,8 @@
-/* yaml_value.c - typed reads of libfyaml nodes (numbers, integers, booleans,
+/* yaml_value.c - typed reads of YAML tree nodes (numbers, integers, booleans,
  * strings) with the reason of a rejection, for scenario schema checks. */
 #include "yaml_value.h"
 
 #include <errno.h>
-#include <libfyaml.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -17,75 +16,68 @@ static int fail(char *why, size_t whylen, const char *msg) {
   return MBDAE_ERR_SCENARIO;
 }
 
-int mbdae_yaml_line(struct fy_node *n, int fallback) {
+int mbdae_yaml_line(const mbdae_ynode *n, int fallback) {
   if (!n) return fallback;
-  switch (fy_node_get_type(n)) {
-  case FYNT_SCALAR: {
-    struct fy_token *tok = fy_node_get_scalar_token(n);
-    const struct fy_mark *m = tok ? fy_token_start_mark(tok) : NULL;
-    return m ? m->line + 1 : fallback;
-  }
-  case FYNT_SEQUENCE: {
-    void *it = NULL;
-    struct fy_node *c = fy_node_sequence_iterate(n, &it);
-    return c ? mbdae_yaml_line(c, fallback) : fallback;
-  }
-  case FYNT_MAPPING: {
-    void *it = NULL;
-    struct fy_node_pair *p = fy_node_mapping_iterate(n, &it);
-    return p ? mbdae_yaml_line(fy_node_pair_key(p), fallback) : fallback;
-  }
+  switch (n->kind) {
+  case MBDAE_YNODE_SCALAR:
+  case MBDAE_YNODE_ALIAS:
+    return n->line > 0 ? n->line : fallback;
+  case MBDAE_YNODE_SEQUENCE:
+    return n->n ? mbdae_yaml_line(n->items[0], fallback) : fallback;
+  case MBDAE_YNODE_MAPPING:
+    return n->n ? mbdae_yaml_line(n->pairs[0].key, fallback) : fallback;
   }
   return fallback;
 }
 
-const char *mbdae_yaml_what(struct fy_node *n) {
+int mbdae_yaml_is_null(const mbdae_ynode *n) {
+  return !n || (n->kind == MBDAE_YNODE_SCALAR && n->style == MBDAE_YSTYLE_PLAIN && n->len == 0);
+}
+
+int mbdae_yaml_is_collection(const mbdae_ynode *n) {
+  return n && (n->kind == MBDAE_YNODE_SEQUENCE || n->kind == MBDAE_YNODE_MAPPING);
+}
+
+const char *mbdae_yaml_what(const mbdae_ynode *n) {
   if (!n) return "nothing";
-  switch (fy_node_get_type(n)) {
-  case FYNT_SEQUENCE: return "a sequence";
-  case FYNT_MAPPING: return "a mapping";
-  case FYNT_SCALAR: break;
+  switch (n->kind) {
+  case MBDAE_YNODE_SEQUENCE: return "a sequence";
+  case MBDAE_YNODE_MAPPING: return "a mapping";
+  case MBDAE_YNODE_ALIAS: return "an alias";
+  case MBDAE_YNODE_SCALAR: break;
   }
-  if (fy_node_is_alias(n)) return "an alias";
-  if (fy_node_is_null(n)) return "an empty value";
-  enum fy_node_style st = fy_node_get_style(n);
-  if (st == FYNS_SINGLE_QUOTED || st == FYNS_DOUBLE_QUOTED) return "a quoted string";
-  if (st == FYNS_LITERAL || st == FYNS_FOLDED) return "a block string";
+  if (mbdae_yaml_is_null(n)) return "an empty value";
+  if (n->style == MBDAE_YSTYLE_QUOTED) return "a quoted string";
+  if (n->style == MBDAE_YSTYLE_BLOCK) return "a block string";
   return "a scalar";
 }
 
-int mbdae_yaml_check_plain(struct fy_node *n, char *why, size_t whylen) {
+int mbdae_yaml_check_plain(const mbdae_ynode *n, char *why, size_t whylen) {
   if (!n) return fail(why, whylen, "missing value");
-  if (fy_node_get_tag_token(n))
+  if (n->tagged)
     return fail(why, whylen, "explicit YAML tags (!!str, !foo) are not supported");
-  if (fy_node_get_type(n) == FYNT_SCALAR) {
-    if (fy_node_is_alias(n))
-      return fail(why, whylen, "YAML aliases (*name) are not supported");
-    size_t len = 0;
-    const char *s = fy_node_get_scalar(n, &len);
-    if (fy_node_get_style(n) == FYNS_PLAIN && (!s || len == 0 || fy_node_is_null(n)))
-      return fail(why, whylen, "missing value");
-  }
+  if (n->kind == MBDAE_YNODE_ALIAS)
+    return fail(why, whylen, "YAML aliases (*name) are not supported");
+  if (mbdae_yaml_is_null(n)) return fail(why, whylen, "missing value");
   return MBDAE_OK;
 }
 
 /* The plain-scalar text of n in buf (NUL-terminated), or an error. */
-static int plain_text(struct fy_node *n, const char *expected, char *buf,
+static int plain_text(const mbdae_ynode *n, const char *expected, char *buf,
                       size_t buflen, char *why, size_t whylen) {
   int rc = mbdae_yaml_check_plain(n, why, whylen);
   if (rc) return rc;
-  if (fy_node_get_type(n) != FYNT_SCALAR || fy_node_get_style(n) != FYNS_PLAIN) {
+  if (n->kind != MBDAE_YNODE_SCALAR || n->style != MBDAE_YSTYLE_PLAIN) {
     if (why && whylen)
       snprintf(why, whylen, "expected %s, got %s", expected, mbdae_yaml_what(n));
     return MBDAE_ERR_SCENARIO;
   }
-  size_t len = 0;
-  const char *s = fy_node_get_scalar(n, &len);
+  size_t len = n->len;
   if (len >= buflen) {
     if (why && whylen) snprintf(why, whylen, "expected %s, got a %zu-character scalar", expected, len);
     return MBDAE_ERR_SCENARIO;
   }
-  memcpy(buf, s, len);
+  memcpy(buf, n->text, len);
   buf[len] = '\0';
   return MBDAE_OK;
 }
@@ -124,13 +116,13 @@ int mbdae_text_number(const char *s, double *v, char *why, size_t whylen) {
   return MBDAE_OK;
 }
 
-int mbdae_yaml_number(struct fy_node *n, double *v, char *why, size_t whylen) {
+int mbdae_yaml_number(const mbdae_ynode *n, double *v, char *why, size_t whylen) {
   char buf[128];
   int rc = plain_text(n, "a number", buf, sizeof buf, why, whylen);
   return rc ? rc : mbdae_text_number(buf, v, why, whylen);
 }
 
-int mbdae_yaml_integer(struct fy_node *n, long lo, long hi, long *v, char *why,
+int mbdae_yaml_integer(const mbdae_ynode *n, long lo, long hi, long *v, char *why,
                        size_t whylen) {
   char buf[128];
   int rc = plain_text(n, "an integer", buf, sizeof buf, why, whylen);
@@ -150,7 +142,7 @@ int mbdae_yaml_integer(struct fy_node *n, long lo, long hi, long *v, char *why,
   return MBDAE_OK;
 }
 
-int mbdae_yaml_bool(struct fy_node *n, int *v, char *why, size_t whylen) {
+int mbdae_yaml_bool(const mbdae_ynode *n, int *v, char *why, size_t whylen) {
   char buf[16];
   int rc = plain_text(n, "true or false", buf, sizeof buf, why, whylen);
   if (rc == MBDAE_OK) {
@@ -159,29 +151,27 @@ int mbdae_yaml_bool(struct fy_node *n, int *v, char *why, size_t whylen) {
     if (why && whylen) snprintf(why, whylen, "expected true or false, got '%s'", buf);
     return MBDAE_ERR_SCENARIO;
   }
-  if (why && whylen && fy_node_get_type(n) == FYNT_SCALAR && !fy_node_is_alias(n) &&
-      !fy_node_get_tag_token(n) && !fy_node_is_null(n))
+  if (why && whylen && n && n->kind == MBDAE_YNODE_SCALAR && !n->tagged &&
+      !mbdae_yaml_is_null(n))
     snprintf(why, whylen, "expected true or false, got %s", mbdae_yaml_what(n));
   return MBDAE_ERR_SCENARIO;
 }
 
-int mbdae_yaml_string(struct fy_node *n, char **s, char *why, size_t whylen) {
-  if (n && fy_node_get_type(n) == FYNT_SCALAR && !fy_node_is_alias(n) &&
-      !fy_node_get_tag_token(n) && fy_node_get_style(n) != FYNS_PLAIN) {
+int mbdae_yaml_string(const mbdae_ynode *n, char **s, char *why, size_t whylen) {
+  if (n && n->kind == MBDAE_YNODE_SCALAR && !n->tagged && n->style != MBDAE_YSTYLE_PLAIN) {
     /* a quoted "" is an explicit empty string */
   } else {
     int rc = mbdae_yaml_check_plain(n, why, whylen);
     if (rc) return rc;
-    if (fy_node_get_type(n) != FYNT_SCALAR) {
+    if (n->kind != MBDAE_YNODE_SCALAR) {
       if (why && whylen) snprintf(why, whylen, "expected a string, got %s", mbdae_yaml_what(n));
       return MBDAE_ERR_SCENARIO;
     }
   }
-  size_t len = 0;
-  const char *t = fy_node_get_scalar(n, &len);
+  size_t len = n->len;
   char *c = malloc(len + 1);
   if (!c) return fail(why, whylen, "out of memory");
-  if (len) memcpy(c, t, len);
+  if (len) memcpy(c, n->text, len);
   c[len] = '\0';
   if (strlen(c) != len) {
     free(c);

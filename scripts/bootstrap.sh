@@ -23,7 +23,7 @@ jobs=${JOBS:-$(nproc)}
 # Debian 12 packages the build, the tests and the demo use.
 packages=(build-essential cmake pkg-config
           libsundials-dev libsuitesparse-dev libmetis-dev
-          libcunit1-dev libfyaml-dev libmatio-dev gnuplot-nox
+          libcunit1-dev libyaml-dev libmatio-dev gnuplot-nox
           libopenmpi-dev openmpi-bin
           clang libclang-rt-14-dev)   # the libFuzzer run of `test`
 
@@ -90,7 +90,9 @@ if [ "${MBDAE_SKIP_FUZZ:-0}" != 1 ]; then
   CC=clang cmake -S "$root" -B "$fuzz" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMBDAE_FUZZ=ON >/dev/null
   cmake --build "$fuzz" -j "$jobs" --target fuzz_scenario
   rm -rf "$fuzz/corpus" && mkdir -p "$fuzz/corpus"   # a copy: the seeds stay untouched
-  cp "$root"/scenarios/*.yaml "$root"/scenarios/studies/*.yaml "$fuzz/corpus/"
+  # seeds: the shipped scenarios and studies, and past findings (tests/fuzz/regressions)
+  cp "$root"/scenarios/*.yaml "$root"/scenarios/studies/*.yaml \
+     "$root"/tests/fuzz/regressions/*.yaml "$fuzz/corpus/"
   # a crash, leak, UB report or a > 10 s input ends it non-zero (set -e)
   "$fuzz/tests/fuzz/fuzz_scenario" -dict="$root/tests/fuzz/scenario.dict" -max_total_time=60 \
     -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$fuzz/" -print_final_stats=1 "$fuzz/corpus"

@@ -466,8 +466,9 @@ static void test_mutations_never_crash(void) {
   CU_ASSERT(accepted > 0 && rejected > 0);
 }
 
-/* Regression (found by tests/fuzz/fuzz_scenario): libfyaml 0.7.12 loops
- * forever on a malformed UTF-8 byte in a directive line ("%\x93"). The
+/* Regression (found by tests/fuzz/fuzz_scenario): the YAML library used
+ * before libyaml looped forever on a malformed UTF-8 byte in a directive
+ * line ("%\x93"). The
  * loader rejects any input that is not UTF-8 text (or holds a NUL) first,
  * from a string, a file and a --set value, naming the line. */
 static void test_malformed_utf8_rejected(void) {
