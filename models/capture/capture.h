@@ -16,6 +16,7 @@
 
 enum { CAPTURE_MODE_EVENT = 0, CAPTURE_MODE_BAUMGARTE = 1 };
 enum { CAPTURE_SWITCH_LOCATED = 0, CAPTURE_SWITCH_STATE = 1 };
+enum { CAPTURE_FORCES_BILATERAL = 0, CAPTURE_FORCES_UNILATERAL = 1 };
 enum { CAPTURE_SHAPE_PRISM = 0, CAPTURE_SHAPE_BOX = 1, CAPTURE_SHAPE_VERTICES = 2 };
 enum { CAPTURE_CONTROL_NONE = 0, CAPTURE_CONTROL_MIN_THRUST = 1,
        CAPTURE_CONTROL_ERROR_STAB = 2 };
@@ -27,6 +28,11 @@ typedef struct capture_params {
                                CAPTURE_SWITCH_STATE (the seed's own method,
                                sec. 3.3: active sets and faces from the state
                                at every evaluation, no roots, no events) */
+  int forces;               /* baumgarte mode: CAPTURE_FORCES_BILATERAL (the
+                               seed's eq. 3.1: every active row follows eq.
+                               3.2, whatever the sign of its force) or
+                               CAPTURE_FORCES_UNILATERAL (a string only pulls,
+                               a contact only pushes: complementarity) */
   /* net: rows x cols grid, lateral and transverse strings of length spacing,
    * all points launched from one point; each point's velocity is
    * launch_velocity + (its offset in the extended net) / deploy_time */

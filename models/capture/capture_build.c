@@ -127,6 +127,9 @@ int capture_params_check(const capture_params *p, mbdae_param_error *err) {
   if (p->xi_body < 0.0 || p->omega_body < 0.0) FAIL("xi_body", "Baumgarte gains must be >= 0");
   if (p->switching == CAPTURE_SWITCH_STATE && p->mode != CAPTURE_MODE_BAUMGARTE)
     FAIL("switching", "switching: state applies to mode: baumgarte only");
+  if (p->forces == CAPTURE_FORCES_UNILATERAL && p->mode != CAPTURE_MODE_BAUMGARTE)
+    FAIL("baumgarte_forces", "unilateral applies to mode: baumgarte only (event mode's "
+                             "forces are unilateral already: release at zero force)");
   if (p->control != CAPTURE_CONTROL_NONE && !(p->control_tf > 0.0)) FAIL("control_tf", "must be > 0");
   mbdae_polytope *b = NULL;
   int rc = build_body(p, &b, err);
@@ -175,7 +178,7 @@ void capture_free(capture_model **pm) {
   free(m->p.vertices);
   sn_net_free(&m->net);
   free(m->minv); free(m->grid); free(m->R0); free(m->V0);
-  free(m->active); free(m->face); free(m->work_flag); free(m->cand); free(m->was_active); free(m->c_ref); free(m->rows); free(m->list); free(m->first);
+  free(m->active); free(m->face); free(m->work_flag); free(m->cand); free(m->was_active); free(m->forced); free(m->lcp_bad); free(m->lcp_rows); free(m->c_ref); free(m->rows); free(m->list); free(m->first);
   free(m->K); free(m->bvec); free(m->lambda);
   free(m->Zscatter); free(m->Fwork); free(m->acc); free(m->u_minus); free(m->u_plus);
   free(m->ctrl_alpha); free(m->ctrl_beta); free(m->ctrl_Rf); free(m->ctrl_Vf);
@@ -220,6 +223,9 @@ int capture_create(const capture_params *p, capture_model **out, mbdae_param_err
   m->work_flag = calloc(nc, sizeof *m->work_flag);
   m->cand = calloc(nc, 1);
   m->was_active = calloc(nc, 1);
+  m->forced = calloc(nc, 1);
+  m->lcp_bad = calloc(nc, 1);
+  m->lcp_rows = calloc(nc, sizeof *m->lcp_rows);
   m->c_ref = calloc(nc, sizeof *m->c_ref);
   m->rows = calloc(nc, sizeof *m->rows);
   m->list = malloc(nc * sizeof *m->list);
@@ -240,7 +246,7 @@ int capture_create(const capture_params *p, capture_model **out, mbdae_param_err
   m->ctrl_last = calloc(3 * np, sizeof(double));
   m->vert_work = calloc((size_t)m->body->nv * 3, sizeof(double));
   if (!m->minv || !m->R0 || !m->V0 || !m->grid || !m->active || !m->face ||
-      !m->work_flag || !m->cand || !m->was_active || !m->c_ref || !m->rows || !m->list || !m->first || !m->K || !m->bvec || !m->lambda ||
+      !m->work_flag || !m->cand || !m->was_active || !m->forced || !m->lcp_bad || !m->lcp_rows || !m->c_ref || !m->rows || !m->list || !m->first || !m->K || !m->bvec || !m->lambda ||
       !m->Zscatter || !m->Fwork || !m->acc || !m->u_minus || !m->u_plus ||
       !m->ctrl_alpha || !m->ctrl_beta || !m->ctrl_Rf || !m->ctrl_Vf || !m->vert_work ||
       !m->ctrl_work || !m->ctrl_last) {

@@ -45,6 +45,11 @@ struct capture_model {
   double *ctrl_work;     /* 4 x 3 np: CGLS vectors */
   double *ctrl_last;     /* 3 np: last thrust of the error-stabilising law */
   long impacts, releases, face_switches;
+  /* unilateral Baumgarte forces (capture_model.c unilateral_solve) */
+  unsigned char *forced; /* nc: row carries force (warm start, saved state) */
+  unsigned char *lcp_bad; /* nc: scratch */
+  int *lcp_rows;         /* nc: scratch, the active rows */
+  int nforced;           /* rows carrying force after the last solve */
   double *vert_work;
   char modebuf[80];
   /* geometry for animation (capture_geometry.c) */

@@ -29,6 +29,7 @@
 
 static const char *const mode_choices[] = {"event", "baumgarte", NULL};
 static const char *const switching_choices[] = {"located", "state", NULL};
+static const char *const forces_choices[] = {"bilateral", "unilateral", NULL};
 static const char *const shape_choices[] = {"prism", "box", "vertices", NULL};
 static const char *const control_choices[] = {"none", "min_thrust", "error_stabilization", NULL};
 
@@ -38,6 +39,9 @@ static const mbdae_param_spec specs[] = {
   E("switching", switching, switching_choices,
     "baumgarte mode: located (every switch on a root, re-initialised) or state (the seed's "
     "method: active sets and faces from the state at every evaluation, no events)"),
+  E("baumgarte_forces", forces, forces_choices,
+    "baumgarte mode: bilateral (the seed's eq. 3.1: an active string may push, a contact "
+    "pull) or unilateral (a string only pulls, a contact only pushes; rk4 and cvode only)"),
   I("rows", rows, 10, 1, 100, "net rows"),
   I("cols", cols, 10, 1, 100, "net columns"),
   D("spacing", spacing, MBDAE_PARAM_MIN_OPEN, 0.4, 0.0, HUGE_VAL, "m", "string length"),
@@ -108,6 +112,19 @@ static int kind_create(const void *params, mbdae_options *o, mbdae_model **model
                "switching: state (modes from the state at every evaluation) is the seed's "
                "fixed-step method and needs solver.method rk4 (an adaptive step can jump over "
                "a contact); with ida or cvode use switching: located");
+    }
+    return MBDAE_ERR_UNSUPPORTED;
+  }
+  if (o->method == MBDAE_METHOD_IDA && cp->forces == CAPTURE_FORCES_UNILATERAL) {
+    /* the force signs are a complementarity problem solved inside the ODE
+     * form's right-hand side (capture_model.c); the DAE form's residual has
+     * fixed rows between events */
+    if (err) {
+      err->key = "parameters.baumgarte_forces";
+      snprintf(err->msg, sizeof err->msg,
+               "baumgarte_forces: unilateral solves the sign conditions of the forces inside "
+               "the ODE form's right-hand side: use solver.method rk4, cvode-adams or "
+               "cvode-bdf (ida's DAE form supports bilateral only)");
     }
     return MBDAE_ERR_UNSUPPORTED;
   }
@@ -265,6 +282,7 @@ static void state_fields(capture_model *m, mbdae_state_cursor *c) {
   mbdae_state_io(c, m->active, nc * sizeof *m->active);
   mbdae_state_io(c, m->face, np * sizeof *m->face);
   mbdae_state_io(c, m->c_ref, nc * sizeof *m->c_ref);
+  mbdae_state_io(c, m->forced, nc * sizeof *m->forced);
   mbdae_state_io(c, m->lambda, nc * sizeof *m->lambda);
   mbdae_state_io(c, m->ctrl_last, 3 * np * sizeof *m->ctrl_last);
   mbdae_state_io(c, &m->impacts, sizeof m->impacts);
@@ -275,7 +293,7 @@ static void state_fields(capture_model *m, mbdae_state_cursor *c) {
 static size_t kind_state_size(const mbdae_model *model) {
   const capture_model *m = (const capture_model *)model;
   size_t nc = (size_t)m->nc, np = (size_t)m->np;
-  return nc * (sizeof *m->active + sizeof *m->c_ref + sizeof *m->lambda) +
+  return nc * (sizeof *m->active + sizeof *m->c_ref + sizeof *m->lambda + sizeof *m->forced) +
          np * (sizeof *m->face + 3 * sizeof *m->ctrl_last) + 3 * sizeof(long);
 }
 

@@ -268,6 +268,86 @@ static int error_stab(capture_model *m, double t, const double *y, int n, double
   return 0;
 }
 
+/* Baumgarte target of row k: c'' = -2 xi w c' - w^2 c (eq. 3.2). */
+static double baumgarte_target(const capture_model *m, int k) {
+  const capture_row *r = &m->rows[k];
+  int is_string = k < m->ns;
+  double xi = is_string ? m->p.xi_string : m->p.xi_body;
+  double wn = is_string ? m->p.omega_string : m->p.omega_body;
+  return -2.0 * xi * wn * r->cdot - wn * wn * r->c;
+}
+
+/* Unilateral compliant forces (baumgarte_forces: unilateral). A string can
+ * only pull and a contact only push, so among the active rows (c >= 0, as
+ * in eq. 3.1) each one either carries a force of the right sign and follows
+ * eq. 3.2, or carries none and separates faster than eq. 3.2 asks:
+ *   lambda_k <= 0,  c_k'' <= target_k,  lambda_k (c_k'' - target_k) = 0
+ * (the normal force is -lambda_k |grad c_k|, as in event mode). This linear
+ * complementarity problem has K = G Mg^-1 G^T, positive semi-definite; it is
+ * solved by principal pivoting on the forced set, warm-started from the last
+ * one: all infeasible rows are swapped at once while that reduces their
+ * number, then one at a time, lowest index first (Murty's rule, finite for
+ * a positive definite K). Returns 0, 1 (no solution within the iteration
+ * limit: recoverable, the integrator retries with a smaller step) or < 0.
+ * On return acc and lambda hold the solution and m->list the m->nforced
+ * forced rows, factored. */
+static int unilateral_solve(capture_model *m, int n_active, double *acc) {
+  int nu = m->nu;
+  double *acc0 = m->u_plus;
+  memcpy(acc0, acc, (size_t)nu * sizeof *acc0);
+  int *act = m->lcp_rows;
+  memcpy(act, m->list, (size_t)n_active * sizeof *act);
+  unsigned char *F = m->forced, *bad = m->lcp_bad;
+  int maxit = 50 + 2 * n_active, fewest = n_active + 1, stalled = 0;
+  for (int it = 0; it < maxit; ++it) {
+    int n = 0;
+    for (int l = 0; l < n_active; ++l)
+      if (F[act[l]]) m->list[n++] = act[l];
+    memcpy(acc, acc0, (size_t)nu * sizeof *acc);
+    for (int l = 0; l < n_active; ++l) m->lambda[act[l]] = 0.0;
+    if (n > 0) {
+      int rc = factor_joint(m, m->list, n);
+      if (rc) return rc;
+      for (int l = 0; l < n; ++l) {
+        const capture_row *r = &m->rows[m->list[l]];
+        m->bvec[l] = baumgarte_target(m, m->list[l]) - (row_dot(r, acc) + r->gamma);
+      }
+      solve_factored(m, n, m->bvec);
+      for (int l = 0; l < n; ++l) m->lambda[m->list[l]] = m->bvec[l];
+      add_reactions(m, m->list, n, m->bvec, acc);
+    }
+    m->nforced = n;
+    /* infeasible: a forced row of the wrong sign, a free one overrun
+     * (tolerances relative to the largest force and acceleration) */
+    double fmx = 0.0, amx = 0.0;
+    for (int l = 0; l < n_active; ++l)
+      fmx = fmax(fmx, fabs(m->lambda[act[l]] * m->rows[act[l]].vscale));
+    for (int i = 0; i < nu; ++i) amx = fmax(amx, fabs(acc[i]));
+    double ftol = 1e-12 * fmx, atol = 1e-12 * (amx + 1.0);
+    int nbad = 0, first = -1;
+    for (int l = 0; l < n_active; ++l) {
+      int k = act[l];
+      const capture_row *r = &m->rows[k];
+      bad[k] = F[k] ? m->lambda[k] * r->vscale > ftol
+                    : row_dot(r, acc) + r->gamma - baumgarte_target(m, k) > atol * r->vscale;
+      if (bad[k]) {
+        ++nbad;
+        if (first < 0) first = k;
+      }
+    }
+    if (!nbad) return 0;
+    if (nbad < fewest) fewest = nbad, stalled = 0;
+    else ++stalled;
+    if (stalled < 3) {
+      for (int l = 0; l < n_active; ++l)
+        if (bad[act[l]]) F[act[l]] ^= 1;
+    } else {
+      F[first] ^= 1;
+    }
+  }
+  return 1;
+}
+
 /* Generalised accelerations u' at (t, y) with the current modes; rows must
  * be evaluated. Fills m->lambda for every constraint (0 when inactive). */
 int capture_accelerations(capture_model *m, double t, const double *y, double *acc) {
@@ -293,7 +373,11 @@ int capture_accelerations(capture_model *m, double t, const double *y, double *a
     m->lambda[k] = 0.0;
     if (m->active[k]) m->list[n++] = k;
   }
-  if (n > 0) {
+  if (n > 0 && m->p.mode == CAPTURE_MODE_BAUMGARTE && m->p.forces == CAPTURE_FORCES_UNILATERAL) {
+    int rc = unilateral_solve(m, n, acc);
+    if (rc) return rc;
+    n = m->nforced;
+  } else if (n > 0) {
     int rc = factor_joint(m, m->list, n);
     if (rc) return rc;
     for (int l = 0; l < n; ++l) {
