@@ -14,7 +14,7 @@
  * Usage: bench_capture N METHOD T_END TOL [--save FILE] [--ref FILE]
  *                      [--cpu-limit SEC] [--dt-out DT] [--ordering ORD]
  *                      [--mode event|baumgarte] [--switching located|state]
- *                      [--restart-step X]
+ *                      [--restart-step X] [--forces bilateral|unilateral]
  *   METHOD: rk4 | cvode-adams | cvode-bdf | ida (IDA uses KLU).
  *   TOL: the fixed step for RK4, else rtol (atol = 1e-2 rtol, as the demo).
  *   --save writes the final positions of the net points and body vertices
@@ -24,6 +24,8 @@
  *   eq. 3.2) with the bench's xi = 1, omega = 10 (default: event mode, the
  *   demo's); --switching state: the seed's own method, modes from c >= 0 at
  *   every RK4 stage, nothing located (RK4 only, doc/capture.md).
+ *   --forces unilateral: baumgarte_forces: unilateral (a string only pulls,
+ *   a contact only pushes; RK4 and CVODE only, doc/capture.md).
  *   --restart-step X: IDA's first step after an event as X times the last
  *   step (solver.restart_step; default 0, IDA's own estimate).
  *   --cpu-limit stops the run at the first output time (every DT, default
@@ -84,7 +86,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   const char *save = NULL, *ref = NULL, *ordering = "amd", *mode = "event",
-             *switching = "located";
+             *switching = "located", *forces = "bilateral";
   limit_data lim = {0.0};
   double dt_out = 0.05, restart_step = 0.0;
   for (int a = 5; a + 1 < argc; a += 2) {
@@ -96,6 +98,7 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[a], "--mode") == 0) mode = argv[a + 1];
     else if (strcmp(argv[a], "--restart-step") == 0) restart_step = atof(argv[a + 1]);
     else if (strcmp(argv[a], "--switching") == 0) switching = argv[a + 1];
+    else if (strcmp(argv[a], "--forces") == 0) forces = argv[a + 1];
     else { fprintf(stderr, "unknown option %s\n", argv[a]); return 2; }
   }
   int n = atoi(argv[1]);
@@ -112,6 +115,7 @@ int main(int argc, char **argv) {
   capture_params_default(&p);
   p.mode = strcmp(mode, "baumgarte") == 0 ? CAPTURE_MODE_BAUMGARTE : CAPTURE_MODE_EVENT;
   p.switching = strcmp(switching, "state") == 0 ? CAPTURE_SWITCH_STATE : CAPTURE_SWITCH_LOCATED;
+  p.forces = strcmp(forces, "unilateral") == 0 ? CAPTURE_FORCES_UNILATERAL : CAPTURE_FORCES_BILATERAL;
   p.rows = p.cols = n;
   p.spacing = 0.45 * 9.0 / (n - 1);
   p.point_mass = 1.0 / ((double)n * n);

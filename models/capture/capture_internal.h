@@ -86,6 +86,10 @@ void capture_dae_free(capture_model *m);
  * solve K lambda = b in place with the last factorization. */
 typedef struct capture_joint capture_joint;
 int capture_joint_factor(capture_model *m, const int *list, int n);
+/* The same over list with the rows k where forced[k] == 0 masked: their
+ * multipliers come out exactly 0 and the others as without them. */
+int capture_joint_factor_masked(capture_model *m, const int *list, int n,
+                                const unsigned char *forced);
 int capture_joint_in_use(const capture_model *m);
 void capture_joint_unuse(capture_model *m);
 void capture_joint_solve(capture_model *m, int n, double *b);

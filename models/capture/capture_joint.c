@@ -19,7 +19,13 @@
  * Rank deficiency: the dense LDL^T gives a redundant row a zero multiplier
  * component. KLU has no such option, so a factorization whose pivot ratio
  * (klu_rcond) is below CAPTURE_JOINT_RCOND is refused (return 1) and the
- * caller uses the dense LDL^T for that matrix. */
+ * caller uses the dense LDL^T for that matrix.
+ *
+ * Masked rows (unilateral forces, capture_model.c): a row of the list that
+ * carries no force keeps its own diagonal and loses its couplings (and its
+ * right-hand side), so its multiplier is exactly 0 and the others solve the
+ * system without it - the same pattern for every forced subset of the list,
+ * so no new analysis when only the forced set changes. */
 #include <klu.h>
 #include <math.h>
 #include <stdlib.h>
@@ -44,6 +50,8 @@ typedef struct joint_trip {
 struct capture_joint {
   int n, N, cap;          /* rows, n + 6, capacity of list */
   int *list;              /* the rows of the analysed pattern */
+  unsigned char *mask;    /* per list entry: 1 carries force, 0 masked */
+  int masked;             /* some entry of mask is 0 */
   int valid;              /* pattern built and analysed for list[0..n) */
   int in_use;             /* the last factorization is this one (not dense) */
   int *Ap, *Ai;
@@ -74,6 +82,7 @@ void capture_joint_free(capture_model *m) {
   if (!m || !m->joint) return;
   release_pattern(m->joint);
   free(m->joint->list);
+  free(m->joint->mask);
   free(m->joint);
   m->joint = NULL;
 }
@@ -206,6 +215,9 @@ static int build_pattern(capture_model *m, capture_joint *j, const int *list, in
     int *nl = realloc(j->list, (size_t)n * sizeof *nl);
     if (!nl) goto done;
     j->list = nl;
+    unsigned char *nm = realloc(j->mask, (size_t)n);
+    if (!nm) goto done;
+    j->mask = nm;
     j->cap = n;
   }
   if (n > 0) memcpy(j->list, list, (size_t)n * sizeof *list);
@@ -220,19 +232,23 @@ done:
   return rc;
 }
 
-/* Values of the augmented matrix at the current rows. */
+/* Values of the augmented matrix at the current rows; a masked row keeps
+ * only its diagonal. */
 static void fill_values(const capture_model *m, capture_joint *j) {
   const int *list = j->list;
+  const unsigned char *mask = j->mask;
   int n = j->n;
   memset(j->Ax, 0, (size_t)j->Ap[j->N] * sizeof *j->Ax);
   for (int q = 0; q < j->npairs; ++q) {
     const joint_pair *pr = &j->pairs[q];
+    if (pr->a != pr->b && !(mask[pr->a] && mask[pr->b])) continue;
     const capture_row *ra = &m->rows[list[pr->a]], *rb = &m->rows[list[pr->b]];
     j->Ax[pr->pos] += ra->val[pr->ia] * rb->z[pr->ib] + ra->val[pr->ia + 1] * rb->z[pr->ib + 1] +
                       ra->val[pr->ia + 2] * rb->z[pr->ib + 2];
   }
   for (int l = 0; l < n; ++l) {
     const capture_row *r = &m->rows[list[l]];
+    if (!mask[l]) continue;
     for (int i = 0; i < r->nz; ++i) {
       if (r->idx[i] < 3 * m->np) continue;
       int c = r->idx[i] - 3 * m->np;
@@ -245,6 +261,11 @@ static void fill_values(const capture_model *m, capture_joint *j) {
 }
 
 int capture_joint_factor(capture_model *m, const int *list, int n) {
+  return capture_joint_factor_masked(m, list, n, NULL);
+}
+
+int capture_joint_factor_masked(capture_model *m, const int *list, int n,
+                                const unsigned char *forced) {
   if (!m->joint) {
     m->joint = calloc(1, sizeof *m->joint);
     if (!m->joint) return MBDAE_ERR_MEMORY;
@@ -255,6 +276,11 @@ int capture_joint_factor(capture_model *m, const int *list, int n) {
   if (!j->valid || j->n != n || (n > 0 && memcmp(j->list, list, (size_t)n * sizeof *list))) {
     int rc = build_pattern(m, j, list, n);
     if (rc) return rc;
+  }
+  j->masked = 0;
+  for (int l = 0; l < n; ++l) {
+    j->mask[l] = forced ? forced[list[l]] != 0 : 1;
+    j->masked |= !j->mask[l];
   }
   fill_values(m, j);
   if (j->num) {
@@ -296,6 +322,9 @@ void capture_joint_solve(capture_model *m, int n, double *b) {
   capture_joint *j = m->joint;
   memcpy(j->x, b, (size_t)n * sizeof *b);
   for (int c = 0; c < 6; ++c) j->x[n + c] = 0.0;
+  if (j->masked)
+    for (int l = 0; l < n; ++l)
+      if (!j->mask[l]) j->x[l] = 0.0;
   klu_solve(j->sym, j->num, j->N, 1, j->x, &j->common);
   memcpy(b, j->x, (size_t)n * sizeof *b);
 }

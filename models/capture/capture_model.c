@@ -287,10 +287,13 @@ static double baumgarte_target(const capture_model *m, int k) {
  * solved by principal pivoting on the forced set, warm-started from the last
  * one: all infeasible rows are swapped at once while that reduces their
  * number, then one at a time, lowest index first (Murty's rule, finite for
- * a positive definite K). Returns 0, 1 (no solution within the iteration
- * limit: recoverable, the integrator retries with a smaller step) or < 0.
- * On return acc and lambda hold the solution and m->list the m->nforced
- * forced rows, factored. */
+ * a positive definite K). From CAPTURE_SPARSE_ROWS active rows on, the
+ * sparse joint matrix of all active rows is factored with the free ones
+ * masked (capture_joint.c), so a new forced set needs no new analysis.
+ * Returns 0, 1 (no solution within the iteration limit: recoverable, the
+ * integrator retries with a smaller step) or < 0. On return acc and lambda
+ * hold the solution and m->list[0 .. m->nforced) the rows of the last
+ * factorization (free rows among them carry 0). */
 static int unilateral_solve(capture_model *m, int n_active, double *acc) {
   int nu = m->nu;
   double *acc0 = m->u_plus;
@@ -300,17 +303,31 @@ static int unilateral_solve(capture_model *m, int n_active, double *acc) {
   unsigned char *F = m->forced, *bad = m->lcp_bad;
   int maxit = 50 + 2 * n_active, fewest = n_active + 1, stalled = 0;
   for (int it = 0; it < maxit; ++it) {
-    int n = 0;
-    for (int l = 0; l < n_active; ++l)
-      if (F[act[l]]) m->list[n++] = act[l];
+    int n = 0, rc = 1;
+    if (n_active >= CAPTURE_SPARSE_ROWS) {
+      rc = capture_joint_factor_masked(m, act, n_active, F);
+      if (rc < 0) return rc;
+      if (rc == 0) {
+        memcpy(m->list, act, (size_t)n_active * sizeof *act);
+        n = n_active;
+      }
+    }
+    if (rc) { /* dense LDL^T over the forced rows */
+      for (int l = 0; l < n_active; ++l)
+        if (F[act[l]]) m->list[n++] = act[l];
+      capture_joint_unuse(m);
+      if (n > 0) {
+        assemble_K(m, m->list, n);
+        factor_K(m, n);
+      }
+    }
     memcpy(acc, acc0, (size_t)nu * sizeof *acc);
     for (int l = 0; l < n_active; ++l) m->lambda[act[l]] = 0.0;
     if (n > 0) {
-      int rc = factor_joint(m, m->list, n);
-      if (rc) return rc;
       for (int l = 0; l < n; ++l) {
         const capture_row *r = &m->rows[m->list[l]];
-        m->bvec[l] = baumgarte_target(m, m->list[l]) - (row_dot(r, acc) + r->gamma);
+        m->bvec[l] = F[m->list[l]] ? baumgarte_target(m, m->list[l]) - (row_dot(r, acc) + r->gamma)
+                                   : 0.0;
       }
       solve_factored(m, n, m->bvec);
       for (int l = 0; l < n; ++l) m->lambda[m->list[l]] = m->bvec[l];
