@@ -5,7 +5,6 @@
 #include "scenario.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 
 #include "key_lines.h"
 #include "mbdae/status.h"
+#include "message_line.h"
 #include "param_schema.h"
 #include "solver_schema.h"
 #include "text_input.h"
@@ -30,25 +30,13 @@ static const char *const top_keys[] = {"model", "description", "solver",
 
 /* ---- messages ------------------------------------------------------------ */
 
-static int say(char *err, size_t errlen, int status, const char *fmt, ...) {
-  if (err && errlen) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    for (char *c = err; *c; ++c) /* exactly one line, whatever the input */
-      if (*c == '\n' || *c == '\r') *c = ' ';
-  }
-  return status;
-}
-
 static int key_error_at(const char *file, int line, const char *origin,
                         const char *key, const char *why, char *err,
                         size_t errlen) {
   if (origin)
-    return say(err, errlen, MBDAE_ERR_SCENARIO, "%s: --set %s: key '%s': %s", file,
+    return mbdae_message_line(err, errlen, MBDAE_ERR_SCENARIO, "%s: --set %s: key '%s': %s", file,
                origin, key, why);
-  return say(err, errlen, MBDAE_ERR_SCENARIO, "%s:%d: key '%s': %s", file,
+  return mbdae_message_line(err, errlen, MBDAE_ERR_SCENARIO, "%s:%d: key '%s': %s", file,
              line > 0 ? line : 1, key, why);
 }
 
@@ -168,7 +156,7 @@ static int yaml_open(mbdae_ynode **root, const char *name, const char *text, cha
   if (!rc) rc = mbdae_yaml_tree_parse(name, "a scenario", text, len, root, err, errlen);
   free(file_text);
   if (!rc && !*root)
-    rc = say(err, errlen, MBDAE_ERR_SCENARIO,
+    rc = mbdae_message_line(err, errlen, MBDAE_ERR_SCENARIO,
              "%s:1: empty scenario (expected a mapping with at least 'model')", name);
   return rc;
 }
@@ -199,7 +187,7 @@ static int fill_section(mbdae_scenario *s, const char *section, const mbdae_ynod
                           err, errlen);
     snprintf(full, sizeof full, "%s.%s", section, key);
     if (mbdae_key_lines_add(&s->priv->lines, full, kline, NULL))
-      return say(err, errlen, MBDAE_ERR_MEMORY, "%s: out of memory", s->path);
+      return mbdae_message_line(err, errlen, MBDAE_ERR_MEMORY, "%s: out of memory", s->path);
     if (!strcmp(section, "output") && !strcmp(key, "dir")) {
       char *dir = NULL;
       if (mbdae_yaml_string(vn, &dir, why, sizeof why))
@@ -261,7 +249,7 @@ static int model_from(mbdae_scenario *s, const mbdae_model_kind *const *registry
 static int load_root(mbdae_scenario *s, const mbdae_model_kind *const *registry,
                      const mbdae_ynode *root, char *err, size_t errlen) {
   if (!root || root->kind != MBDAE_YNODE_MAPPING)
-    return say(err, errlen, MBDAE_ERR_SCENARIO,
+    return mbdae_message_line(err, errlen, MBDAE_ERR_SCENARIO,
                "%s:%d: a scenario is a mapping of keys (model, description, solver, "
                "parameters, output), got %s", s->path, mbdae_yaml_line(root, 1),
                mbdae_yaml_what(root));
@@ -273,7 +261,7 @@ static int load_root(mbdae_scenario *s, const mbdae_model_kind *const *registry,
     char key[128];
     int kt = key_text(kn, key, sizeof key);
     if (kt)
-      return say(err, errlen, MBDAE_ERR_SCENARIO, "%s:%d: %s", s->path, kline,
+      return mbdae_message_line(err, errlen, MBDAE_ERR_SCENARIO, "%s:%d: %s", s->path, kline,
                  kt == -2 ? "a key longer than 127 characters"
                           : "keys must be plain strings (no sequences, mappings or aliases)");
     int k = 0;
@@ -286,7 +274,7 @@ static int load_root(mbdae_scenario *s, const mbdae_model_kind *const *registry,
     line[k] = kline;
     present[k] = 1;
     if (mbdae_key_lines_add(&s->priv->lines, key, kline, NULL))
-      return say(err, errlen, MBDAE_ERR_MEMORY, "%s: out of memory", s->path);
+      return mbdae_message_line(err, errlen, MBDAE_ERR_MEMORY, "%s: out of memory", s->path);
   }
   if (!present[0])
     return key_error_at(s->path, 1, NULL, "model", "missing required key (a model kind name, "
@@ -294,7 +282,7 @@ static int load_root(mbdae_scenario *s, const mbdae_model_kind *const *registry,
   int rc = model_from(s, registry, val[0], line[0], err, errlen);
   if (rc) return rc;
   s->params = calloc(1, s->kind->params_size ? s->kind->params_size : 1);
-  if (!s->params) return say(err, errlen, MBDAE_ERR_MEMORY, "%s: out of memory", s->path);
+  if (!s->params) return mbdae_message_line(err, errlen, MBDAE_ERR_MEMORY, "%s: out of memory", s->path);
   mbdae_params_set_defaults(s->kind->params, s->kind->nparams, s->params);
   if (present[1]) {
     char why[300], *d = NULL;
@@ -361,13 +349,13 @@ static int apply_override(mbdae_scenario *s, const char *text, char *err, size_t
   char why[400];
   const char *eq = text ? strchr(text, '=') : NULL;
   if (!eq || eq == text)
-    return say(err, errlen, MBDAE_ERR_SCENARIO,
+    return mbdae_message_line(err, errlen, MBDAE_ERR_SCENARIO,
                "%s: --set %s: expected KEY=VALUE (e.g. parameters.e=0.5)", s->path,
                text ? text : "(null)");
   char full[192];
   size_t klen = (size_t)(eq - text);
   if (klen >= sizeof full)
-    return say(err, errlen, MBDAE_ERR_SCENARIO, "%s: --set %s: key too long", s->path, text);
+    return mbdae_message_line(err, errlen, MBDAE_ERR_SCENARIO, "%s: --set %s: key too long", s->path, text);
   memcpy(full, text, klen);
   full[klen] = '\0';
   const char *value = eq + 1;
@@ -382,7 +370,7 @@ static int apply_override(mbdae_scenario *s, const char *text, char *err, size_t
                         err, errlen);
   if (!strcmp(section, "description") && !key) {
     char *d = dup_str(value);
-    if (!d) return say(err, errlen, MBDAE_ERR_MEMORY, "out of memory");
+    if (!d) return mbdae_message_line(err, errlen, MBDAE_ERR_MEMORY, "out of memory");
     free(s->description);
     s->description = d;
     return mbdae_key_lines_override(&s->priv->lines, "description", text) ? MBDAE_ERR_MEMORY : 0;
@@ -406,7 +394,7 @@ static int apply_override(mbdae_scenario *s, const char *text, char *err, size_t
   if (!strcmp(section, "output") && !strcmp(key, "dir")) {
     if (!*value) return key_error_at(s->path, 0, text, full, "must not be empty", err, errlen);
     char *d = dup_str(value);
-    if (!d) return say(err, errlen, MBDAE_ERR_MEMORY, "out of memory");
+    if (!d) return mbdae_message_line(err, errlen, MBDAE_ERR_MEMORY, "out of memory");
     free(s->out_dir);
     s->out_dir = d;
     return mbdae_key_lines_override(&s->priv->lines, full, text) ? MBDAE_ERR_MEMORY : 0;
@@ -529,25 +517,25 @@ static int load_any(const mbdae_model_kind *const *registry, const char *name,
                     const char *text, const char *const *overrides, int n,
                     mbdae_scenario *s, char *err, size_t errlen) {
   if (err && errlen) err[0] = '\0';
-  if (!s) return say(err, errlen, MBDAE_ERR_ARGUMENT, "no scenario to fill");
+  if (!s) return mbdae_message_line(err, errlen, MBDAE_ERR_ARGUMENT, "no scenario to fill");
   memset(s, 0, sizeof *s);
   if (!name || (n > 0 && !overrides) || n < 0)
-    return say(err, errlen, MBDAE_ERR_ARGUMENT, "bad arguments to the scenario loader");
+    return mbdae_message_line(err, errlen, MBDAE_ERR_ARGUMENT, "bad arguments to the scenario loader");
   if (!registry) registry = mbdae_model_kinds;
   if (!text) {
     struct stat st;
     if (stat(name, &st) != 0)
-      return say(err, errlen, MBDAE_ERR_IO, "%s: cannot open: %s", name, strerror(errno));
+      return mbdae_message_line(err, errlen, MBDAE_ERR_IO, "%s: cannot open: %s", name, strerror(errno));
     if (S_ISDIR(st.st_mode))
-      return say(err, errlen, MBDAE_ERR_IO, "%s: cannot open: is a directory", name);
+      return mbdae_message_line(err, errlen, MBDAE_ERR_IO, "%s: cannot open: is a directory", name);
     FILE *fp = fopen(name, "rb");
-    if (!fp) return say(err, errlen, MBDAE_ERR_IO, "%s: cannot open: %s", name, strerror(errno));
+    if (!fp) return mbdae_message_line(err, errlen, MBDAE_ERR_IO, "%s: cannot open: %s", name, strerror(errno));
     fclose(fp);
   }
   int rc = scenario_init(s, name);
   if (rc) {
     mbdae_scenario_free(s);
-    return say(err, errlen, rc, "%s: out of memory", name);
+    return mbdae_message_line(err, errlen, rc, "%s: out of memory", name);
   }
   mbdae_ynode *root = NULL;
   rc = yaml_open(&root, name, text, err, errlen);
@@ -579,7 +567,7 @@ int mbdae_scenario_load_string(const mbdae_model_kind *const *registry,
                                const char *name, const char *text,
                                const char *const *overrides, int n,
                                mbdae_scenario *s, char *err, size_t errlen) {
-  if (!text) return say(err, errlen, MBDAE_ERR_ARGUMENT, "no scenario text");
+  if (!text) return mbdae_message_line(err, errlen, MBDAE_ERR_ARGUMENT, "no scenario text");
   return load_any(registry, name ? name : "scenario", text, overrides, n, s, err, errlen);
 }
 
@@ -587,10 +575,10 @@ int mbdae_scenario_override(mbdae_scenario *s, const char *const *overrides,
                             int n, char *err, size_t errlen) {
   if (err && errlen) err[0] = '\0';
   if (!s || !s->priv || n < 0 || (n > 0 && !overrides))
-    return say(err, errlen, MBDAE_ERR_ARGUMENT, "bad arguments to mbdae_scenario_override");
+    return mbdae_message_line(err, errlen, MBDAE_ERR_ARGUMENT, "bad arguments to mbdae_scenario_override");
   mbdae_scenario tmp;
   int rc = mbdae_scenario_copy(&tmp, s);
-  if (rc) return say(err, errlen, rc, "%s: out of memory", s->path);
+  if (rc) return mbdae_message_line(err, errlen, rc, "%s: out of memory", s->path);
   for (int i = 0; !rc && i < n; ++i) rc = apply_override(&tmp, overrides[i], err, errlen);
   if (!rc) rc = final_checks(&tmp, err, errlen);
   if (rc) {

@@ -6,7 +6,6 @@
  * every failure path. */
 #include "yaml_tree.h"
 
-#include <stdarg.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,19 +14,9 @@
 #include <yaml.h>
 
 #include "mbdae/status.h"
+#include "message_line.h"
 #include "yaml_value.h"
 
-static int say(char *err, size_t errlen, int status, const char *fmt, ...) {
-  if (err && errlen) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    for (char *c = err; *c; ++c) /* one line, whatever the input */
-      if (*c == '\n' || *c == '\r') *c = ' ';
-  }
-  return status;
-}
 
 void mbdae_yaml_tree_free(mbdae_ynode *n) {
   if (!n) return;
@@ -117,17 +106,17 @@ static int attach(builder *b, mbdae_ynode *node, char *err, size_t errlen) {
       if (!same_key(top->pairs[i].key, p->key)) continue;
       int line = mbdae_yaml_line(p->key, mbdae_yaml_line(node, 1));
       if (p->key->kind == MBDAE_YNODE_SCALAR)
-        return say(err, errlen, MBDAE_ERR_SCENARIO,
+        return mbdae_message_line(err, errlen, MBDAE_ERR_SCENARIO,
                    "%s:%d: duplicate key '%.80s' (a mapping names each key once)", b->name,
                    line, p->key->text);
-      return say(err, errlen, MBDAE_ERR_SCENARIO,
+      return mbdae_message_line(err, errlen, MBDAE_ERR_SCENARIO,
                  "%s:%d: duplicate key (a mapping names each key once)", b->name, line);
     }
     return MBDAE_OK;
   }
   if (grow(top)) {
     mbdae_yaml_tree_free(node);
-    return say(err, errlen, MBDAE_ERR_MEMORY, "%s: out of memory", b->name);
+    return mbdae_message_line(err, errlen, MBDAE_ERR_MEMORY, "%s: out of memory", b->name);
   }
   if (top->kind == MBDAE_YNODE_SEQUENCE) {
     top->items[top->n++] = node;
@@ -215,15 +204,15 @@ static int problem_line(const yaml_parser_t *p, const char *text, size_t len) {
 static int syntax_error(const yaml_parser_t *p, const char *name, const char *text, size_t len,
                         char *err, size_t errlen) {
   if (p->error == YAML_MEMORY_ERROR)
-    return say(err, errlen, MBDAE_ERR_MEMORY, "%s: out of memory", name);
+    return mbdae_message_line(err, errlen, MBDAE_ERR_MEMORY, "%s: out of memory", name);
   int line = problem_line(p, text, len);
   const char *problem = p->problem ? p->problem : "unreadable";
   size_t cl = p->context_mark.line;
   int cline = cl < (size_t)INT_MAX ? (int)cl + 1 : INT_MAX;
   if (p->context && p->error != YAML_READER_ERROR && cline != line)
-    return say(err, errlen, MBDAE_ERR_SCENARIO, "%s:%d: YAML syntax error: %s (%s, line %d)",
+    return mbdae_message_line(err, errlen, MBDAE_ERR_SCENARIO, "%s:%d: YAML syntax error: %s (%s, line %d)",
                name, line, problem, p->context, cline);
-  return say(err, errlen, MBDAE_ERR_SCENARIO, "%s:%d: YAML syntax error: %s", name, line,
+  return mbdae_message_line(err, errlen, MBDAE_ERR_SCENARIO, "%s:%d: YAML syntax error: %s", name, line,
              problem);
 }
 
@@ -240,7 +229,7 @@ static int on_event(builder *b, const yaml_event_t *ev, const char *what, int *d
     return MBDAE_OK;
   case YAML_DOCUMENT_END_EVENT:
     if (*docs >= 2)
-      return say(err, errlen, MBDAE_ERR_SCENARIO,
+      return mbdae_message_line(err, errlen, MBDAE_ERR_SCENARIO,
                  "%s:%d: %s is one YAML document (found a second one)", b->name,
                  mbdae_yaml_line(b->root, 1), what);
     return MBDAE_OK;
@@ -258,10 +247,10 @@ static int on_event(builder *b, const yaml_event_t *ev, const char *what, int *d
   }
   int opens = ev->type == YAML_SEQUENCE_START_EVENT || ev->type == YAML_MAPPING_START_EVENT;
   if (opens && b->depth >= MBDAE_YAML_MAX_DEPTH)
-    return say(err, errlen, MBDAE_ERR_SCENARIO, "%s:%d: YAML nesting deeper than %d levels",
+    return mbdae_message_line(err, errlen, MBDAE_ERR_SCENARIO, "%s:%d: YAML nesting deeper than %d levels",
                b->name, (int)ev->start_mark.line + 1, MBDAE_YAML_MAX_DEPTH);
   mbdae_ynode *n = node_from(ev);
-  if (!n) return say(err, errlen, MBDAE_ERR_MEMORY, "%s: out of memory", b->name);
+  if (!n) return mbdae_message_line(err, errlen, MBDAE_ERR_MEMORY, "%s: out of memory", b->name);
   int rc = attach(b, n, err, errlen);
   if (rc) return rc;
   if (opens) b->open[b->depth++] = n;
@@ -273,7 +262,7 @@ int mbdae_yaml_tree_parse(const char *name, const char *what, const char *text,
   *root = NULL;
   yaml_parser_t parser;
   if (!yaml_parser_initialize(&parser))
-    return say(err, errlen, MBDAE_ERR_MEMORY, "%s: out of memory", name);
+    return mbdae_message_line(err, errlen, MBDAE_ERR_MEMORY, "%s: out of memory", name);
   yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
   builder b;
   memset(&b, 0, sizeof b);
@@ -296,7 +285,7 @@ int mbdae_yaml_tree_parse(const char *name, const char *what, const char *text,
     mbdae_yaml_tree_free(b.root);
     b.root = first;
     if (!rc) /* libyaml ends every document before the stream: unreachable */
-      rc = say(err, errlen, MBDAE_ERR_SCENARIO, "%s:1: %s is one YAML document", name, what);
+      rc = mbdae_message_line(err, errlen, MBDAE_ERR_SCENARIO, "%s:1: %s is one YAML document", name, what);
   }
   if (rc) {
     mbdae_yaml_tree_free(b.root);
