@@ -12,7 +12,8 @@
  *   positions (binary doubles); --ref compares with such a file and prints
  *   the end-point error max_k |r_k - r_k,ref| / L.
  * Environment: BENCH_SWITCHING=state (deploying net: the seed's
- * unlocated switching, doc/strings.md), BENCH_JAC_REUSE_CJ=x (IDA's
+ * unlocated switching, doc/strings.md), BENCH_FORCES=unilateral (deploying
+ * net: strings only pull, doc/strings.md), BENCH_JAC_REUSE_CJ=x (IDA's
  * jac_reuse_cj, default the engine's 0.9), BENCH_RESTART_STEP=x (IDA's
  * first step after an event as x times the last step; default 0, IDA's own).
  * Prints one line: problem, unknowns, wall and user-CPU time (the whole
@@ -85,6 +86,7 @@ int main(int argc, char **argv) {
     p.xi = 0.5;
     p.omega_n = 40.0;
     p.switching = getenv("BENCH_SWITCHING") && strcmp(getenv("BENCH_SWITCHING"), "state") == 0;
+    p.forces = getenv("BENCH_FORCES") && strcmp(getenv("BENCH_FORCES"), "unilateral") == 0;
   }
   mbdae_options o;
   mbdae_options_default(&o);

@@ -40,6 +40,8 @@ struct sn_workspace {
   double *lam;   /* ns */
   double *V;     /* 3 np */
   unsigned char *mask; /* ns */
+  unsigned char *bad;  /* ns: unilateral solve */
+  double *acc;         /* 3 np: unilateral solve */
   /* Jacobian slots (DAE) */
   sn_point_slots *ps;
   sn_string_slots *ss;
@@ -79,8 +81,9 @@ sn_net *sn_net_create(int np, int ns, int n_extra, sn_form form) {
   net->m = calloc((size_t)np, sizeof(double));
   net->s = calloc(ns > 0 ? (size_t)ns : 1, sizeof(sn_string));
   net->taut = calloc(ns > 0 ? (size_t)ns : 1, 1);
+  net->forced = calloc(ns > 0 ? (size_t)ns : 1, 1);
   net->ws = calloc(1, sizeof(sn_workspace));
-  if (!net->m || !net->s || !net->taut || !net->ws) {
+  if (!net->m || !net->s || !net->taut || !net->forced || !net->ws) {
     sn_net_free(&net);
     return NULL;
   }
@@ -110,6 +113,8 @@ void sn_net_free(sn_net **pnet) {
     free(w->lam);
     free(w->V);
     free(w->mask);
+    free(w->bad);
+    free(w->acc);
     free(w->ps);
     free(w->ss);
     free(w);
@@ -117,6 +122,7 @@ void sn_net_free(sn_net **pnet) {
   free(net->m);
   free(net->s);
   free(net->taut);
+  free(net->forced);
   free(net);
   *pnet = NULL;
 }
@@ -264,7 +270,10 @@ int sn_net_finalize(sn_net *net, int *bad_string, const char **reason) {
   w->b = calloc(ns1, sizeof(double));
   w->lam = calloc(ns1, sizeof(double));
   w->mask = calloc(ns1, 1);
-  if (!w->F || !w->V || !w->b || !w->lam || !w->mask) return MBDAE_ERR_MEMORY;
+  w->bad = calloc(ns1, 1);
+  w->acc = calloc(3 * (size_t)net->np, sizeof(double));
+  if (!w->F || !w->V || !w->b || !w->lam || !w->mask || !w->bad || !w->acc)
+    return MBDAE_ERR_MEMORY;
   if (net->ns == 0) return 0;
   rc = build_multiplier_pattern(net);
   if (rc) return rc;
@@ -413,6 +422,87 @@ static int multipliers_F(sn_net *net, const double *R, const double *V,
   return solve_A(net, lambda);
 }
 
+/* Unilateral strings (net->unilateral, Baumgarte hold): among the active
+ * strings each one either pulls (lambda_s <= 0: tension -2 lambda_s |S|)
+ * and follows eq. 3.2, or carries nothing and shortens faster than eq. 3.2
+ * asks (phi'' <= nu): the linear complementarity problem of
+ * doc/strings.md, solved by principal pivoting on the pulling set (all
+ * infeasible strings swapped while their number falls, then the lowest
+ * index alone, Murty's rule), warm-started from net->forced. A's pattern is
+ * fixed (factor_A puts 1 on the diagonal of a string left out), so a new
+ * set costs a refactorization. Returns 0, 1 (no solution within the
+ * iteration limit: recoverable) or < 0. */
+static int multipliers_unilateral(sn_net *net, const double *R, const double *V,
+                                  const double *F, double *lambda) {
+  sn_workspace *w = net->ws;
+  int ns = net->ns, np = net->np, fewest = ns + 1, stalled = 0;
+  unsigned char *set = w->mask, *forced = net->forced, *bad = w->bad;
+  for (int it = 0; it < 50 + 2 * ns; ++it) {
+    for (int s = 0; s < ns; ++s) set[s] = net->taut[s] && forced[s];
+    int rc = multipliers_F(net, R, V, F, set, lambda);
+    if (rc) return rc;
+    /* accelerations with these tensions */
+    double *a = w->acc, lmax = 0.0, amax = 0.0;
+    memcpy(a, F, 3 * (size_t)np * sizeof *a);
+    for (int s = 0; s < ns; ++s) {
+      if (lambda[s] == 0.0) continue;
+      int i = net->s[s].i, j = net->s[s].j;
+      double S[3];
+      str_SW(net, s, R, NULL, S, NULL);
+      for (int c = 0; c < 3; ++c) {
+        a[3 * j + c] += 2.0 * lambda[s] * S[c];
+        a[3 * i + c] -= 2.0 * lambda[s] * S[c];
+      }
+      lmax = fmax(lmax, fabs(lambda[s]) * sqrt(dot3(S, S)));
+    }
+    for (int q = 0; q < 3 * np; ++q) {
+      a[q] /= net->m[q / 3];
+      amax = fmax(amax, fabs(a[q]));
+    }
+    int nbad = 0, first = -1;
+    for (int s = 0; s < ns; ++s) {
+      bad[s] = 0;
+      if (!net->taut[s]) continue;
+      int i = net->s[s].i, j = net->s[s].j;
+      double S[3], W[3], xi, wn;
+      str_SW(net, s, R, V, S, W);
+      double Sn = sqrt(dot3(S, S));
+      if (forced[s]) {
+        bad[s] = lambda[s] * Sn > 1e-12 * lmax;
+      } else {
+        /* half of phi'' - nu (eqs. 2.21, 3.2), per unit of |S| */
+        str_stab(net, s, &xi, &wn);
+        double phi = dot3(S, S) - net->s[s].L * net->s[s].L, sa = 0.0;
+        for (int c = 0; c < 3; ++c) sa += S[c] * (a[3 * j + c] - a[3 * i + c]);
+        double over = dot3(W, W) + sa + 2.0 * xi * wn * dot3(S, W) + 0.5 * wn * wn * phi;
+        bad[s] = over > 1e-12 * (amax + 1.0) * Sn;
+      }
+      if (bad[s]) {
+        ++nbad;
+        if (first < 0) first = s;
+      }
+    }
+    if (!nbad) return 0;
+    if (nbad < fewest) fewest = nbad, stalled = 0;
+    else ++stalled;
+    if (stalled < 3) {
+      for (int s = 0; s < ns; ++s)
+        if (bad[s]) forced[s] ^= 1;
+    } else {
+      forced[first] ^= 1;
+    }
+  }
+  return 1;
+}
+
+/* The multipliers of the ODE form: the active set, or the unilateral LCP. */
+static int multipliers_ode(sn_net *net, const double *R, const double *V,
+                           const double *F, double *lambda) {
+  if (net->unilateral && net->hold == SN_HOLD_BAUMGARTE)
+    return multipliers_unilateral(net, R, V, F, lambda);
+  return multipliers_F(net, R, V, F, net->taut, lambda);
+}
+
 /* switch_by_state: the modes at this state (capps sec. 3.3: phi >= 0). */
 static void state_modes(sn_net *net, const double *R) {
   if (net->hold != SN_HOLD_BAUMGARTE || !net->switch_by_state) return;
@@ -424,7 +514,7 @@ int sn_net_multipliers(sn_net *net, double t, const double *R, const double *V,
   state_modes(net, R);
   int rc = eval_forces(net, t, R, V, fext, net->ws->F);
   if (rc) return rc;
-  return multipliers_F(net, R, V, net->ws->F, net->taut, lambda);
+  return multipliers_ode(net, R, V, net->ws->F, lambda);
 }
 
 /* V += M^-1 G x (G columns: grad phi_s). */
@@ -546,7 +636,7 @@ int sn_net_rhs(sn_net *net, double t, const double *y, const double *fext,
   int rc = eval_forces(net, t, R, V, fext, net->ws->F);
   if (rc) return rc;
   double *lam = lambda_out ? lambda_out : net->ws->lam;
-  rc = multipliers_F(net, R, V, net->ws->F, net->taut, lam);
+  rc = multipliers_ode(net, R, V, net->ws->F, lam);
   if (rc) return rc < 0 ? rc : 1;
   double *Rd = ydot + net->off_r, *Vd = ydot + net->off_v;
   const double *F = net->ws->F;

@@ -153,6 +153,10 @@ typedef struct sn_net {
   int switch_by_state;      /* SN_HOLD_BAUMGARTE: 1 = no roots, a string is
                                active exactly where phi >= 0 at the state
                                being evaluated (see top) */
+  int unilateral;           /* SN_HOLD_BAUMGARTE, ODE form: an active string
+                               only pulls (complementarity, see top) */
+  unsigned char *forced;    /* ns: active string carrying tension (the
+                               unilateral solve's warm start) */
   int ordering;             /* KLU ordering for the multiplier solve:
                                MBDAE_ORDERING_AMD/COLAMD/NATURAL */
   int off_r, off_v, off_lam, n_core, n;

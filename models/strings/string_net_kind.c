@@ -12,6 +12,7 @@
 static const char *const topology_names[] = {"bola", "chain", "grid", "table", "spinning_grid", NULL};
 static const char *const hold_names[] = {"event", "baumgarte", NULL};
 static const char *const switching_names[] = {"located", "state", NULL};
+static const char *const forces_names[] = {"bilateral", "unilateral", NULL};
 
 #define D(key_, field_, flags_, def_, min_, max_, unit_, doc_)                    \
   {key_, MBDAE_PARAM_DOUBLE, offsetof(snm_params, field_), flags_, def_, min_, max_, \
@@ -42,6 +43,9 @@ static const mbdae_param_spec snm_specs[] = {
   E("switching", switching, 0, switching_names,
     "baumgarte mode: located (root-found switches, exact) | state (phi >= 0 at every "
     "evaluation, as the seed's RK4; no restarts)"),
+  E("forces", forces, 0, forces_names,
+    "baumgarte mode: bilateral (the seed's eq. 3.1: an active string may push) | "
+    "unilateral (an active string only pulls; rk4 and cvode only)"),
   D("release_band", release_band, 0, 1e-9, 0.0, 1e-3, "-",
     "baumgarte mode: release at phi < -band L^2"),
   V3("gravity", gravity, 0.0, "m/s^2", "uniform gravity"),
@@ -229,6 +233,7 @@ static const mbdae_plot_spec snm_plots[] = {
  * counters the outcomes report and the largest phi seen at output rows. */
 static void state_fields(snm_model *m, mbdae_state_cursor *c) {
   mbdae_state_io(c, m->net->taut, (size_t)m->net->ns * sizeof *m->net->taut);
+  mbdae_state_io(c, m->net->forced, (size_t)m->net->ns * sizeof *m->net->forced);
   mbdae_state_io(c, &m->impacts, sizeof m->impacts);
   mbdae_state_io(c, &m->releases, sizeof m->releases);
   mbdae_state_io(c, &m->activations, sizeof m->activations);
@@ -239,7 +244,8 @@ static void state_fields(snm_model *m, mbdae_state_cursor *c) {
 
 static size_t kind_state_size(const mbdae_model *model) {
   const snm_model *m = (const snm_model *)model;
-  return (size_t)m->net->ns * sizeof *m->net->taut + 4 * sizeof(long) + 2 * sizeof(double);
+  return (size_t)m->net->ns * (sizeof *m->net->taut + sizeof *m->net->forced) +
+         4 * sizeof(long) + 2 * sizeof(double);
 }
 
 static int kind_state_save(const mbdae_model *model, void *buf, size_t size) {

@@ -40,6 +40,9 @@ int snm_params_check(const snm_params *p, mbdae_param_error *err) {
   if (!(p->e >= 0.0 && p->e <= 1.0)) return fail(err, "e", "restitution must lie in [0, 1]");
   if (p->switching == 1 && p->hold != 1)
     return fail(err, "switching", "switching: state applies to mode: baumgarte only");
+  if (p->forces == 1 && p->hold != 1)
+    return fail(err, "forces", "forces: unilateral applies to mode: baumgarte only (event "
+                               "mode's strings are unilateral already: slack at zero tension)");
   switch (p->topology) {
   case SNM_BOLA: {
     if (!(p->m1 > 0.0)) return fail(err, "m1", "mass must be positive");
@@ -264,6 +267,10 @@ int snm_create(const snm_params *p, mbdae_options *o, snm_model **out,
   int np = 0, ns = 0;
   if (counts(p, &np, &ns)) return MBDAE_ERR_PARAMETER;
   sn_form form = o->method == MBDAE_METHOD_IDA ? SN_FORM_DAE : SN_FORM_ODE;
+  if (form == SN_FORM_DAE && p->forces == 1)
+    return fail(err, "forces", "forces: unilateral solves the tension signs inside the ODE "
+                               "form's right-hand side: use solver.method rk4, cvode-adams or "
+                               "cvode-bdf (ida supports bilateral only)");
   /* The multipliers solve an acceleration-level equation (they behave like
    * index-2 variables in BDF's local error estimate, which then rejects
    * nearly every step): exclude them from IDA's error test. */
@@ -290,6 +297,7 @@ int snm_create(const snm_params *p, mbdae_options *o, snm_model **out,
   net->zeno_ratio = p->zeno_ratio;
   net->release_band = p->release_band;
   net->switch_by_state = p->hold == 1 && p->switching == 1;
+  net->unilateral = p->hold == 1 && p->forces == 1;
   net->ordering = o->ordering == MBDAE_ORDERING_COLAMD ? MBDAE_ORDERING_COLAMD
                   : o->ordering == MBDAE_ORDERING_NATURAL ? MBDAE_ORDERING_NATURAL
                                                           : MBDAE_ORDERING_AMD;

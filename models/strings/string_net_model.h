@@ -20,6 +20,7 @@ typedef struct snm_params {
   double zeno_ratio;      /* event hold: plastic-impact rule */
   double release_band;    /* baumgarte hold: release at phi < -band L^2 */
   int switching;          /* baumgarte hold: 0 located (roots), 1 state */
+  int forces;             /* baumgarte hold: 0 bilateral (eq. 3.1), 1 unilateral */
   double gravity[3];
   double drag;            /* N s/m, linear, every point */
   double length;          /* L of bola/chain/grid strings */
