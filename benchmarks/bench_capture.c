@@ -33,7 +33,8 @@
  * Prints one line: size, unknowns, method, tol, status, t_reached, CPU time
  * (user + system of the whole process, getrusage), wall time of the
  * solver, both per simulated second, steps, rhs/residual evaluations, root
- * evaluations, linear-solver setups, events, impacts, final taut strings and
+ * evaluations, linear-solver setups, events, impacts (activations in
+ * Baumgarte mode), releases, face switches, final taut strings and
  * contacts, peak resident memory, end-point error, relative momentum drift
  * |p_end - p_0| / |p_0| and |L_end - L_0| / |L_0|, kinetic energy at the end. */
 #include <math.h>
@@ -215,11 +216,13 @@ int main(int argc, char **argv) {
   double tr = st.t_reached > 0.0 ? st.t_reached : 1.0;
   printf("capture n=%d points=%d unknowns=%d %s tol=%g rc=%d t_reached=%.4g cpu_s=%.2f "
          "wall_s=%.2f cpu/sim_s=%.4g steps=%ld rhs=%ld roots=%ld setups=%ld events=%ld "
-         "impacts=%ld taut=%d contacts=%d peak_rss_MB=%.1f end_err=%.3e dp_rel=%.2e "
+         "impacts=%ld releases=%ld face_switches=%ld taut=%d contacts=%d peak_rss_MB=%.1f "
+         "end_err=%.3e dp_rel=%.2e "
          "dL_rel=%.2e E_end=%.6g klu_analyses=%ld klu_factors=%ld dense_fallbacks=%ld %s\n",
          n, capture_npoints(m), nsz, argv[2], tol, rc, st.t_reached, cpu, st.wall_time,
          cpu / tr, st.steps, st.rhs_evals, st.root_evals, st.lin_setups, st.events,
-         capture_impacts(m), capture_active_strings(m), capture_active_contacts(m),
+         capture_impacts(m), capture_releases(m), capture_face_switches(m),
+         capture_active_strings(m), capture_active_contacts(m),
          ru.ru_maxrss / 1024.0, errmax, sqrt(dp / np0), sqrt(dL / nL0), E1, ja,
          jf, jd, rc ? msg : "");
   free(x);
