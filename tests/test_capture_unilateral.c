@@ -258,6 +258,9 @@ static void test_capture_keeps_signs_and_momentum(void) {
   mbdae_model_net_capture.destroy(&mk);
 }
 
+/* IDA builds the DAE form (tests/test_capture_unilateral_dae.c: the force
+ * switches are located roots, one more per constraint); outside Baumgarte
+ * mode unilateral forces are refused. */
 static void test_unilateral_refusals(void) {
   capture_params p;
   capture_params_default(&p);
@@ -270,10 +273,12 @@ static void test_unilateral_refusals(void) {
   mbdae_model *mk = NULL;
   mbdae_param_error err;
   memset(&err, 0, sizeof err);
-  CU_ASSERT_EQUAL(mbdae_model_net_capture.create(&p, &o, &mk, &err), MBDAE_ERR_UNSUPPORTED);
-  CU_ASSERT_PTR_NULL(mk);
-  CU_ASSERT_PTR_NOT_NULL_FATAL(err.key);
-  CU_ASSERT_STRING_EQUAL(err.key, "parameters.baumgarte_forces");
+  CU_ASSERT_EQUAL_FATAL(mbdae_model_net_capture.create(&p, &o, &mk, &err), MBDAE_OK);
+  capture_model *m = (capture_model *)mk;
+  mbdae_problem *pr = mbdae_model_net_capture.problem(mk);
+  CU_ASSERT_EQUAL(mbdae_problem_form(pr), MBDAE_FORM_DAE);
+  CU_ASSERT_EQUAL(mbdae_problem_root_count(pr), 2 * m->nc + m->np);
+  mbdae_model_net_capture.destroy(&mk);
   p.mode = CAPTURE_MODE_EVENT;
   memset(&err, 0, sizeof err);
   CU_ASSERT(capture_params_check(&p, &err) < 0);
@@ -287,7 +292,8 @@ int main(void) {
      test_unilateral_contact_does_not_hold},
     {"bilateral (seed eq. 3.1): the same contact adheres", test_bilateral_contact_adheres},
     {"unilateral 10 x 10 capture: force signs and momentum", test_capture_keeps_signs_and_momentum},
-    {"unilateral is refused with ida and outside baumgarte mode", test_unilateral_refusals},
+    {"unilateral: ida builds the DAE form; refused outside baumgarte mode",
+     test_unilateral_refusals},
     {NULL, NULL}};
   return mbdae_test_main("capture_unilateral", tests);
 }

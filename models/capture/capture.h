@@ -120,6 +120,9 @@ double capture_max_penetration(const capture_model *m, const double *y);
 long capture_impacts(const capture_model *m);
 long capture_releases(const capture_model *m);
 long capture_face_switches(const capture_model *m);
+/* DAE form with baumgarte_forces: unilateral: rows switched between forced
+ * and free at located events (capture_dae.c; 0 otherwise). */
+long capture_force_switches(const capture_model *m);
 int capture_active_contacts(const capture_model *m);
 int capture_active_strings(const capture_model *m);
 

@@ -327,6 +327,7 @@ void capture_string_ends(const capture_model *m, int k, int *a, int *b, double *
 long capture_impacts(const capture_model *m) { return m->impacts; }
 long capture_releases(const capture_model *m) { return m->releases; }
 long capture_face_switches(const capture_model *m) { return m->face_switches; }
+long capture_force_switches(const capture_model *m) { return m->force_switches; }
 int capture_active_contacts(const capture_model *m) {
   int n = 0;
   for (int j = 0; j < m->np; ++j) n += m->active[m->ns + j];
@@ -348,7 +349,7 @@ int capture_initial_state(capture_model *m, double t0, double *y) {
   memcpy(&bs[MBDAE_RB_U], p->body_velocity, 3 * sizeof *bs);
   capture_attitude(p, &bs[MBDAE_RB_Q]);
   memcpy(&bs[MBDAE_RB_W], p->body_omega, 3 * sizeof *bs);
-  m->impacts = m->releases = m->face_switches = 0;
+  m->impacts = m->releases = m->face_switches = m->force_switches = 0;
   memset(m->c_ref, 0, (size_t)m->nc * sizeof *m->c_ref);
   capture_rows(m, y);
   for (int j = 0; j < m->np; ++j) {

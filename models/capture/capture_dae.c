@@ -1,8 +1,10 @@
 /* capture_dae.c - the DAE (IDA) form of the net-capture model: residual,
  * consistent state, roots and events (capps eqs. 2.39, 2.69, 2.90 with the
  * multipliers kept as unknowns, the acceleration-level rows of eq. 2.102
- * with Baumgarte's term, eqs. 3.1-3.2). The Jacobian is in
- * capture_dae_jacobian.c; the derivation in doc/capture.md "DAE form". */
+ * with Baumgarte's term, eqs. 3.1-3.2; with baumgarte_forces: unilateral
+ * the forced / free split of the active rows is fixed between events and
+ * switched at located roots). The Jacobian is in capture_dae_jacobian.c;
+ * the derivation in doc/capture.md "DAE form". */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +28,11 @@ double capdae_row_scale(const capture_model *m, int k) {
   return 0.5 / sqrt(dot3(A, A));
 }
 
+int capdae_acceleration_row(const capture_model *m, int k) {
+  if (!m->active[k]) return 0;
+  return m->p.forces != CAPTURE_FORCES_UNILATERAL || m->forced[k];
+}
+
 /* y index of entry i of the generalised velocity u = (v, U, w). */
 static int u_to_y(const capture_model *m, int i) {
   int np3 = 3 * m->np;
@@ -47,7 +54,9 @@ static void accelerations_from_yp(const capture_model *m, const double *yp, doub
  *   P' - U;  m_P U' - sum_k (G_k^T lambda_k)_U                        (eq. 2.69)
  *   q' - 1/2 q (x) (0, w);  J w' + w x J w - sum_k (G_k^T lambda_k)_w (eq. 2.90)
  *   active k: s_k (G_k u' + gamma_k + 2 xi w c_k' + w^2 c_k)   (eqs. 2.102, 3.2)
- *   inactive k: lambda_k. */
+ *   inactive k: lambda_k.
+ * With unilateral forces an active row that is free (not forced) has
+ * lambda_k = 0 as well (capdae_acceleration_row). */
 static int dae_residual(double t, const double *y, const double *yp, double *res, void *ud) {
   capture_model *m = ud;
   const struct capture_dae *d = m->dae;
@@ -85,7 +94,7 @@ static int dae_residual(double t, const double *y, const double *yp, double *res
       res[u_to_y(m, r->idx[i])] -= lam * r->val[i]; /* reaction G_k^T lambda_k */
       gu += r->val[i] * up[r->idx[i]];
     }
-    if (!m->active[k]) {
+    if (!capdae_acceleration_row(m, k)) {
       res[d->loff + k] = lam;
       continue;
     }
@@ -131,27 +140,90 @@ int capture_dae_initial_state(capture_model *m, double t0, double *y, double *yp
 
 /* The ODE form's roots (capture_roots), with the multipliers read from y:
  * held constraint (event mode): its normal force passes -release_force;
- * otherwise its gap c/cs - c_ref crosses 0; held point: face switch. */
+ * otherwise its gap c/cs - c_ref crosses 0; held point: face switch.
+ * Unilateral forces add one root per constraint, positive where its
+ * forced / free choice must switch (the ODE form needs none: its
+ * right-hand side solves the complementarity problem at every call):
+ *   active, forced: lambda_k |grad c_k| - release_force (the normal force
+ *     -lambda_k |grad c_k| passes -release_force: it would adhere / push);
+ *   active, free: (c_k'' - target_k) / |grad c_k| (the row would overrun
+ *     eq. 3.2: it must be forced);
+ *   inactive: -1.
+ * Both start at or below 0 after a switch: a row freed at lambda_k ~ 0+
+ * has c_k'' = target_k - K_kk lambda_k, one forced at c_k'' = target_k
+ * has lambda_k ~ 0-, so the engine's mask reads them on the side they
+ * came from. lambda_k and c_k'' are those of the state y with the flags
+ * held (capture_accelerations_fixed), not y's multipliers and yp: those
+ * carry the step's integration error (after a restart BDF's first-order
+ * yp is off by O(h)), and a root located on them was found on the wrong
+ * side by the complementarity solve at the event, which switched the row
+ * back, and the same root fired again at the same t without end (measured
+ * on the 10 x 10 capture at t = 1.309 s). */
 static int dae_roots(double t, const double *y, const double *yp, double *g, void *ud) {
-  (void)t; (void)yp;
+  (void)yp;
   capture_model *m = ud;
+  struct capture_dae *d = m->dae;
   capture_rows(m, y);
-  capture_root_values(m, y, &y[m->dae->loff], g);
+  capture_root_values(m, y, &y[d->loff], g);
+  if (d->nroots == m->nc + m->np) return 0;
+  int rc = capture_accelerations_fixed(m, t, y, m->acc);
+  if (rc) return -1;
+  double *gf = &g[m->nc + m->np];
+  for (int k = 0; k < m->nc; ++k) {
+    const capture_row *r = &m->rows[k];
+    if (!m->active[k]) {
+      gf[k] = -1.0;
+    } else if (m->forced[k]) {
+      gf[k] = m->lambda[k] * r->vscale - m->p.release_force;
+    } else {
+      double cdd = r->gamma;
+      for (int i = 0; i < r->nz; ++i) cdd += r->val[i] * m->acc[r->idx[i]];
+      gf[k] = (cdd - capture_baumgarte_target(m, k)) / r->vscale;
+    }
+  }
   return 0;
 }
 
-/* The ODE form's event map on the ODE part of y, then consistent lambda
- * and yp for the new modes. */
+/* The ODE form's event map on the ODE part of y (activity, faces); with
+ * unilateral forces every active row whose force root fired upward
+ * switches forced <-> free; then consistent lambda and yp for the new
+ * modes. With unilateral forces that is the complementarity problem
+ * (capture_accelerations -> unilateral_solve) warm-started from the
+ * switched flags, so the flags come out consistent at this state (a root
+ * located a hair early is switched back, rows switching together are
+ * solved together); the switches counted are the flags that differ from
+ * the handler's entry on rows active before and after. */
 static int dae_event(double t, double *y, double *yp, const int *dirs,
                      mbdae_event_info *info, void *ud) {
   capture_model *m = ud;
+  struct capture_dae *d = m->dae;
+  int unilateral = d->nroots > m->nc + m->np;
+  if (unilateral) {
+    memcpy(d->forced_entry, m->forced, (size_t)m->nc);
+    for (int k = 0; k < m->nc; ++k) m->was_active[k] = (unsigned char)m->active[k];
+  }
   int rc = capture_event(t, y, yp, dirs, info, ud);
   if (rc < 0 || rc == MBDAE_EVENT_STOP) return rc;
-  if (rc == MBDAE_EVENT_CONTINUE) {
-    int c = capture_dae_consistent(m, t, y, yp);
-    if (c) return c < 0 ? c : MBDAE_ERR_CALLBACK;
+  int flips = 0;
+  if (unilateral) {
+    const int *fd = &dirs[m->nc + m->np];
+    for (int k = 0; k < m->nc; ++k)
+      if (fd[k] > 0 && m->was_active[k] && m->active[k]) {
+        m->forced[k] ^= 1;
+        ++flips;
+      }
   }
-  return rc;
+  if (rc != MBDAE_EVENT_CONTINUE && !flips) return rc;
+  int c = capture_dae_consistent(m, t, y, yp);
+  if (c) return c < 0 ? c : MBDAE_ERR_CALLBACK;
+  if (unilateral) {
+    long sw = 0;
+    for (int k = 0; k < m->nc; ++k)
+      sw += m->was_active[k] && m->active[k] && m->forced[k] != d->forced_entry[k];
+    m->force_switches += sw;
+    if (info && sw && rc != MBDAE_EVENT_CONTINUE) info->label = "force";
+  }
+  return MBDAE_EVENT_CONTINUE;
 }
 
 void capture_dae_free(capture_model *m) {
@@ -162,6 +234,7 @@ void capture_dae_free(capture_model *m) {
   free(d->ss);
   free(d->jac_vals);
   free(d->up);
+  free(d->forced_entry);
   free(d);
   m->dae = NULL;
 }
@@ -191,11 +264,15 @@ int capture_create_dae(const capture_params *p, capture_model **out, mbdae_param
   d->loff = m->n;
   d->n = m->n + m->nc;
   d->up = calloc((size_t)m->nu, sizeof *d->up);
+  d->forced_entry = malloc((size_t)m->nc > 0 ? (size_t)m->nc : 1);
+  d->nroots = m->nc + m->np;
+  if (m->p.mode == CAPTURE_MODE_BAUMGARTE && m->p.forces == CAPTURE_FORCES_UNILATERAL)
+    d->nroots += m->nc;
   double *id = malloc((size_t)d->n * sizeof *id);
   const char *const *names = NULL;
   int ninv = mbdae_problem_invariant_count(m->problem, &names);
   mbdae_problem *pb = mbdae_problem_create(d->n, MBDAE_FORM_DAE);
-  if (!d->up || !id || !pb) {
+  if (!d->up || !d->forced_entry || !id || !pb) {
     free(id);
     mbdae_problem_free(&pb);
     capture_free(&m);
@@ -209,7 +286,7 @@ int capture_create_dae(const capture_params *p, capture_model **out, mbdae_param
   rc = rc ? rc : mbdae_problem_set_residual(pb, dae_residual);
   rc = rc ? rc : mbdae_problem_set_id(pb, id);
   if (!capture_switch_by_state(m)) {
-    rc = rc ? rc : mbdae_problem_set_roots(pb, m->nc + m->np, dae_roots);
+    rc = rc ? rc : mbdae_problem_set_roots(pb, d->nroots, dae_roots);
     rc = rc ? rc : mbdae_problem_set_event_handler(pb, dae_event);
   }
   rc = rc ? rc : mbdae_problem_set_invariants(pb, ninv, names, capture_invariants);

@@ -38,7 +38,14 @@ struct capture_dae {
   capdae_body_slots bs;
   double *jac_vals;       /* nnz: scratch of the dense callback */
   double *up;             /* nu: u' from yp */
+  int nroots;             /* nc + np, plus nc force roots (unilateral) */
+  unsigned char *forced_entry; /* nc: forced flags at the event handler's entry */
 };
+
+/* 1 if constraint k has its acceleration-level row (eq. 3.2) in the
+ * residual, 0 if lambda_k = 0: active, and with unilateral forces forced
+ * too (doc/capture.md "DAE form"). */
+int capdae_acceleration_row(const capture_model *m, int k);
 
 /* Row scale of constraint k: 1 / |G_k| on the constraint (1/(2L) for a
  * string, 1/(2|A_p|) for a contact on face p), so an active row reads as a

@@ -119,7 +119,8 @@ static int walk(capture_model *m, walker *w) {
 /* ---- values --------------------------------------------------------------- */
 
 /* Contact of point j with its current face: the reaction G^T lambda on the
- * point, the body's translation and rotation, and (active) the row
+ * point, the body's translation and rotation, and (an acceleration row,
+ * capdae_acceleration_row) the row
  * s_k [ -2 s sigma - 2 s'^2 - 4 xi w s s' + w^2 (1 - s^2) ]. */
 static void contact_jac(const capture_model *m, const double *dC, double cj,
                         const double *y, const double *yp, int j, double *vals) {
@@ -183,11 +184,11 @@ static void contact_jac(const capture_model *m, const double *dC, double cj,
       vals[B->WQ[4 * a + k]] += l2 * (dsq[k] * axr[a] + s * axd[a]);
     }
   }
-  if (!m->active[m->ns + j]) {
+  if (!capdae_acceleration_row(m, m->ns + j)) {
     vals[S->ll] += 1.0;
     return;
   }
-  /* active row: Phi(s, s', sigma), sigma = A.ar_B + (a2 + a3).rho_B + 2 a1.vr_B */
+  /* acceleration row: Phi(s, s', sigma), sigma = A.ar_B + (a2 + a3).rho_B + 2 a1.vr_B */
   double xi = m->p.xi_body, wn = m->p.omega_body, sc = capdae_row_scale(m, m->ns + j);
   double a1[3], a2[3], a3[3], a23[3], vrB[3], arB[3];
   cross3(w, A, a1);
@@ -227,7 +228,7 @@ static void contact_jac(const capture_model *m, const double *dC, double cj,
 }
 
 /* String k (phi = S.S - L^2, G = [-2S on v_i, 2S on v_j]): reaction and,
- * taut, the row (1/(2L)) (2 S.(v_j' - v_i') + 2 W.W + 4 xi w S.W + w^2 phi). */
+ * taut (and forced, with unilateral forces), the row (1/(2L)) (2 S.(v_j' - v_i') + 2 W.W + 4 xi w S.W + w^2 phi). */
 static void string_jac(const capture_model *m, double cj, const double *y, const double *yp,
                        int k, double *vals) {
   const struct capture_dae *d = m->dae;
@@ -248,7 +249,7 @@ static void string_jac(const capture_model *m, double cj, const double *y, const
     vals[q->vj_l[c]] -= 2.0 * S[c];
     vals[q->vi_l[c]] += 2.0 * S[c];
   }
-  if (!m->active[k]) {
+  if (!capdae_acceleration_row(m, k)) {
     vals[q->l_l] += 1.0;
     return;
   }

@@ -45,6 +45,7 @@ struct capture_model {
   double *ctrl_work;     /* 4 x 3 np: CGLS vectors */
   double *ctrl_last;     /* 3 np: last thrust of the error-stabilising law */
   long impacts, releases, face_switches;
+  long force_switches;    /* DAE form, unilateral: located forced <-> free switches */
   /* unilateral Baumgarte forces (capture_model.c unilateral_solve) */
   unsigned char *forced; /* nc: row carries force (warm start, saved state) */
   unsigned char *lcp_bad; /* nc: scratch */
@@ -65,6 +66,12 @@ void capture_rows(capture_model *m, const double *y);
 /* 1 in baumgarte mode with switching: state (no roots; modes from c >= 0). */
 int capture_switch_by_state(const capture_model *m);
 int capture_accelerations(capture_model *m, double t, const double *y, double *acc);
+/* Baumgarte target of row k (rows evaluated): c'' = -2 xi w c' - w^2 c (eq. 3.2). */
+double capture_baumgarte_target(const capture_model *m, int k);
+/* The same with the unilateral forced flags held fixed (no pivoting): the
+ * multipliers and accelerations of the current forced / free split, which
+ * the DAE form's force roots watch (capture_dae.c). */
+int capture_accelerations_fixed(capture_model *m, double t, const double *y, double *acc);
 int capture_rhs(double t, const double *y, double *f, void *ud);
 int capture_roots(double t, const double *y, const double *yp, double *g, void *ud);
 /* Root values g[0 .. nc + np) from rows already built at y and the

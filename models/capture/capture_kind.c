@@ -41,7 +41,7 @@ static const mbdae_param_spec specs[] = {
     "method: active sets and faces from the state at every evaluation, no events)"),
   E("baumgarte_forces", forces, forces_choices,
     "baumgarte mode: bilateral (the seed's eq. 3.1: an active string may push, a contact "
-    "pull) or unilateral (a string only pulls, a contact only pushes; rk4 and cvode only)"),
+    "pull) or unilateral (a string only pulls, a contact only pushes)"),
   I("rows", rows, 10, 1, 100, "net rows"),
   I("cols", cols, 10, 1, 100, "net columns"),
   D("spacing", spacing, MBDAE_PARAM_MIN_OPEN, 0.4, 0.0, HUGE_VAL, "m", "string length"),
@@ -112,19 +112,6 @@ static int kind_create(const void *params, mbdae_options *o, mbdae_model **model
                "switching: state (modes from the state at every evaluation) is the seed's "
                "fixed-step method and needs solver.method rk4 (an adaptive step can jump over "
                "a contact); with ida or cvode use switching: located");
-    }
-    return MBDAE_ERR_UNSUPPORTED;
-  }
-  if (o->method == MBDAE_METHOD_IDA && cp->forces == CAPTURE_FORCES_UNILATERAL) {
-    /* the force signs are a complementarity problem solved inside the ODE
-     * form's right-hand side (capture_model.c); the DAE form's residual has
-     * fixed rows between events */
-    if (err) {
-      err->key = "parameters.baumgarte_forces";
-      snprintf(err->msg, sizeof err->msg,
-               "baumgarte_forces: unilateral solves the sign conditions of the forces inside "
-               "the ODE form's right-hand side: use solver.method rk4, cvode-adams or "
-               "cvode-bdf (ida's DAE form supports bilateral only)");
     }
     return MBDAE_ERR_UNSUPPORTED;
   }
@@ -249,6 +236,7 @@ static int kind_outcomes(mbdae_model *model, const double *y, const double *yp,
   names[n] = "impacts"; units[n] = "-"; v[n++] = (double)m->impacts;
   names[n] = "releases"; units[n] = "-"; v[n++] = (double)m->releases;
   names[n] = "face_switches"; units[n] = "-"; v[n++] = (double)m->face_switches;
+  names[n] = "force_switches"; units[n] = "-"; v[n++] = (double)m->force_switches;
   names[n] = "final_contacts"; units[n] = "-"; v[n++] = capture_active_contacts(m);
   names[n] = "final_taut_strings"; units[n] = "-"; v[n++] = capture_active_strings(m);
   if (!out) return n;
@@ -288,13 +276,14 @@ static void state_fields(capture_model *m, mbdae_state_cursor *c) {
   mbdae_state_io(c, &m->impacts, sizeof m->impacts);
   mbdae_state_io(c, &m->releases, sizeof m->releases);
   mbdae_state_io(c, &m->face_switches, sizeof m->face_switches);
+  mbdae_state_io(c, &m->force_switches, sizeof m->force_switches);
 }
 
 static size_t kind_state_size(const mbdae_model *model) {
   const capture_model *m = (const capture_model *)model;
   size_t nc = (size_t)m->nc, np = (size_t)m->np;
   return nc * (sizeof *m->active + sizeof *m->c_ref + sizeof *m->lambda + sizeof *m->forced) +
-         np * (sizeof *m->face + 3 * sizeof *m->ctrl_last) + 3 * sizeof(long);
+         np * (sizeof *m->face + 3 * sizeof *m->ctrl_last) + 4 * sizeof(long);
 }
 
 static int kind_state_save(const mbdae_model *model, void *buf, size_t size) {

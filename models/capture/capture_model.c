@@ -269,7 +269,7 @@ static int error_stab(capture_model *m, double t, const double *y, int n, double
 }
 
 /* Baumgarte target of row k: c'' = -2 xi w c' - w^2 c (eq. 3.2). */
-static double baumgarte_target(const capture_model *m, int k) {
+double capture_baumgarte_target(const capture_model *m, int k) {
   const capture_row *r = &m->rows[k];
   int is_string = k < m->ns;
   double xi = is_string ? m->p.xi_string : m->p.xi_body;
@@ -293,8 +293,9 @@ static double baumgarte_target(const capture_model *m, int k) {
  * Returns 0, 1 (no solution within the iteration limit: recoverable, the
  * integrator retries with a smaller step) or < 0. On return acc and lambda
  * hold the solution and m->list[0 .. m->nforced) the rows of the last
- * factorization (free rows among them carry 0). */
-static int unilateral_solve(capture_model *m, int n_active, double *acc) {
+ * factorization (free rows among them carry 0). pivot 0: one solve with
+ * the current flags, left as they are (the DAE form's roots). */
+static int unilateral_solve(capture_model *m, int n_active, double *acc, int pivot) {
   int nu = m->nu;
   double *acc0 = m->u_plus;
   memcpy(acc0, acc, (size_t)nu * sizeof *acc0);
@@ -326,14 +327,16 @@ static int unilateral_solve(capture_model *m, int n_active, double *acc) {
     if (n > 0) {
       for (int l = 0; l < n; ++l) {
         const capture_row *r = &m->rows[m->list[l]];
-        m->bvec[l] = F[m->list[l]] ? baumgarte_target(m, m->list[l]) - (row_dot(r, acc) + r->gamma)
-                                   : 0.0;
+        m->bvec[l] = F[m->list[l]]
+                         ? capture_baumgarte_target(m, m->list[l]) - (row_dot(r, acc) + r->gamma)
+                         : 0.0;
       }
       solve_factored(m, n, m->bvec);
       for (int l = 0; l < n; ++l) m->lambda[m->list[l]] = m->bvec[l];
       add_reactions(m, m->list, n, m->bvec, acc);
     }
     m->nforced = n;
+    if (!pivot) return 0;
     /* infeasible: a forced row of the wrong sign, a free one overrun
      * (tolerances relative to the largest force and acceleration) */
     double fmx = 0.0, amx = 0.0;
@@ -346,7 +349,8 @@ static int unilateral_solve(capture_model *m, int n_active, double *acc) {
       int k = act[l];
       const capture_row *r = &m->rows[k];
       bad[k] = F[k] ? m->lambda[k] * r->vscale > ftol
-                    : row_dot(r, acc) + r->gamma - baumgarte_target(m, k) > atol * r->vscale;
+                    : row_dot(r, acc) + r->gamma - capture_baumgarte_target(m, k) >
+                          atol * r->vscale;
       if (bad[k]) {
         ++nbad;
         if (first < 0) first = k;
@@ -366,8 +370,9 @@ static int unilateral_solve(capture_model *m, int n_active, double *acc) {
 }
 
 /* Generalised accelerations u' at (t, y) with the current modes; rows must
- * be evaluated. Fills m->lambda for every constraint (0 when inactive). */
-int capture_accelerations(capture_model *m, double t, const double *y, double *acc) {
+ * be evaluated. Fills m->lambda for every constraint (0 when inactive).
+ * pivot 0 (unilateral forces): the forced flags are kept, not solved for. */
+static int accelerations(capture_model *m, double t, const double *y, double *acc, int pivot) {
   int np = m->np;
   const double *bs = &y[m->boff];
   int stab = m->p.control == CAPTURE_CONTROL_ERROR_STAB &&
@@ -391,7 +396,7 @@ int capture_accelerations(capture_model *m, double t, const double *y, double *a
     if (m->active[k]) m->list[n++] = k;
   }
   if (n > 0 && m->p.mode == CAPTURE_MODE_BAUMGARTE && m->p.forces == CAPTURE_FORCES_UNILATERAL) {
-    int rc = unilateral_solve(m, n, acc);
+    int rc = unilateral_solve(m, n, acc, pivot);
     if (rc) return rc;
     n = m->nforced;
   } else if (n > 0) {
@@ -424,6 +429,14 @@ int capture_accelerations(capture_model *m, double t, const double *y, double *a
     }
   }
   return 0;
+}
+
+int capture_accelerations(capture_model *m, double t, const double *y, double *acc) {
+  return accelerations(m, t, y, acc, 1);
+}
+
+int capture_accelerations_fixed(capture_model *m, double t, const double *y, double *acc) {
+  return accelerations(m, t, y, acc, 0);
 }
 
 int capture_rhs(double t, const double *y, double *f, void *ud) {
