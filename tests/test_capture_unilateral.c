@@ -19,6 +19,7 @@
 
 #include "capture/capture.h"
 #include "capture/capture_internal.h"
+#include "capture_unilateral_setup.h"
 #include "mbdae/engine.h"
 #include "mbdae/model.h"
 #include "mbdae/status.h"
@@ -56,18 +57,7 @@ static int glance_observer(double t, const double *y, const double *yp,
 
 static glance_watch glance(int forces, int *rc_out) {
   capture_params p;
-  capture_params_default(&p);
-  p.mode = CAPTURE_MODE_BAUMGARTE;
-  p.forces = forces;
-  p.rows = p.cols = 1;
-  p.strings_on = 0;
-  p.point_mass = 0.1;
-  p.launch_point[2] = 3.0; /* replaced below: the net must start outside */
-  p.launch_velocity[1] = -0.5 * SPIN;
-  p.shape = CAPTURE_SHAPE_BOX;
-  p.box_size[0] = p.box_size[1] = p.box_size[2] = 1.0;
-  p.body_mass = 2.0;
-  p.body_omega[0] = SPIN;
+  glance_params(&p, forces, SPIN);
   mbdae_options o;
   mbdae_options_default(&o);
   o.method = MBDAE_METHOD_RK4;
@@ -88,16 +78,11 @@ static glance_watch glance(int forces, int *rc_out) {
   CU_ASSERT_PTR_NOT_NULL_FATAL(y);
   CU_ASSERT_PTR_NOT_NULL_FATAL(yp);
   CU_ASSERT_EQUAL_FATAL(mbdae_model_net_capture.initial_state(mk, 0.0, y, yp), MBDAE_OK);
-  /* the point on the top face, moving with the face point under it:
-   * v = w x r = (SPIN, 0, 0) x (0, 0, Z0) = (0, -SPIN Z0, 0) */
-  double r0[3] = {0.0, 0.0, Z0}, v0[3] = {0.0, -SPIN * Z0, 0.0};
-  memcpy(y, r0, sizeof r0);
-  memcpy(&y[3], v0, sizeof v0);
-  m->face[0] = mbdae_polytope_face_of(capture_body(m), r0, NULL);
-  capture_rows(m, y);
+  /* the point on the top face, moving with the face point under it */
+  double r0[3], v0[3];
+  glance_place(m, y, SPIN, Z0, r0, v0);
   CU_ASSERT_FATAL(m->rows[0].c > 0.0); /* in contact: active (eq. 3.1) */
   CU_ASSERT_FATAL(fabs(m->rows[0].cdot) < 1e-12 * m->rows[0].vscale);
-  m->active[0] = 1;
   w.m = m;
   memcpy(w.r0, r0, sizeof r0);
   memcpy(w.v0, v0, sizeof v0);
@@ -184,27 +169,8 @@ static int sign_observer(double t, const double *y, const double *yp,
 }
 
 static void test_capture_keeps_signs_and_momentum(void) {
-  const int n = 10;
   capture_params p;
-  capture_params_default(&p);
-  p.mode = CAPTURE_MODE_BAUMGARTE;
-  p.forces = CAPTURE_FORCES_UNILATERAL;
-  p.rows = p.cols = n;
-  p.spacing = 0.45;
-  p.point_mass = 0.01;
-  p.launch_point[2] = -5.0;
-  p.launch_velocity[2] = 3.0;
-  p.deploy_time = 1.0;
-  p.shape = CAPTURE_SHAPE_PRISM;
-  p.prism_sides = 8;
-  p.prism_radius = 1.0;
-  p.prism_length = 2.0;
-  p.body_mass = 10.0;
-  p.body_attitude[0] = p.body_attitude[2] = sqrt(0.5);
-  p.body_omega[1] = 0.3;
-  p.body_omega[2] = 0.2;
-  p.xi_string = p.xi_body = XI;
-  p.omega_string = p.omega_body = W;
+  net10_params(&p, CAPTURE_FORCES_UNILATERAL, XI, W);
   mbdae_options o;
   mbdae_options_default(&o);
   o.method = MBDAE_METHOD_RK4;

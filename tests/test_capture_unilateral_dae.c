@@ -22,6 +22,7 @@
 
 #include "capture/capture.h"
 #include "capture/capture_internal.h"
+#include "capture_unilateral_setup.h"
 #include "mbdae/engine.h"
 #include "mbdae/jaccheck.h"
 #include "mbdae/model.h"
@@ -247,18 +248,7 @@ static int glance_observer(double t, const double *y, const double *yp,
 
 static void test_glancing_contact_ida(void) {
   capture_params p;
-  capture_params_default(&p);
-  p.mode = CAPTURE_MODE_BAUMGARTE;
-  p.forces = CAPTURE_FORCES_UNILATERAL;
-  p.rows = p.cols = 1;
-  p.strings_on = 0;
-  p.point_mass = 0.1;
-  p.launch_point[2] = 3.0; /* replaced below: the net must start outside */
-  p.launch_velocity[1] = -0.5 * SPIN;
-  p.shape = CAPTURE_SHAPE_BOX;
-  p.box_size[0] = p.box_size[1] = p.box_size[2] = 1.0;
-  p.body_mass = 2.0;
-  p.body_omega[0] = SPIN;
+  glance_params(&p, CAPTURE_FORCES_UNILATERAL, SPIN);
   mbdae_options o;
   mbdae_options_default(&o);
   o.method = MBDAE_METHOD_IDA;
@@ -279,14 +269,9 @@ static void test_glancing_contact_ida(void) {
   CU_ASSERT_PTR_NOT_NULL_FATAL(y);
   CU_ASSERT_PTR_NOT_NULL_FATAL(yp);
   CU_ASSERT_EQUAL_FATAL(mbdae_model_net_capture.initial_state(mk, 0.0, y, yp), MBDAE_OK);
-  /* v = w x r = (SPIN, 0, 0) x (0, 0, Z0) */
-  double r0[3] = {0.0, 0.0, Z0}, v0[3] = {0.0, -SPIN * Z0, 0.0};
-  memcpy(y, r0, sizeof r0);
-  memcpy(&y[3], v0, sizeof v0);
-  m->face[0] = mbdae_polytope_face_of(capture_body(m), r0, NULL);
-  capture_rows(m, y);
+  double r0[3], v0[3];
+  glance_place(m, y, SPIN, Z0, r0, v0);
   CU_ASSERT_FATAL(m->rows[0].c > 0.0);
-  m->active[0] = 1;
   m->forced[0] = 1; /* warm start on the wrong side: the LCP must free it */
   CU_ASSERT_EQUAL_FATAL(capture_dae_consistent(m, 0.0, y, yp), MBDAE_OK);
   CU_ASSERT_EQUAL(m->forced[0], 0);
@@ -346,27 +331,6 @@ static const double XI = 1.0, WN = 10.0;
 static const double T_DEPLOY = 1.24, T_CAPTURE = 1.6;
 static const double IDA_RTOL = 1e-8, RK4_STEP = 1e-4, END_TOL = 2.5e-7;
 
-static void net10_params(capture_params *p) {
-  capture_params_default(p);
-  p->mode = CAPTURE_MODE_BAUMGARTE;
-  p->forces = CAPTURE_FORCES_UNILATERAL;
-  p->rows = p->cols = 10;
-  p->spacing = 0.45;
-  p->point_mass = 0.01;
-  p->launch_point[2] = -5.0;
-  p->launch_velocity[2] = 3.0;
-  p->deploy_time = 1.0;
-  p->shape = CAPTURE_SHAPE_PRISM;
-  p->prism_sides = 8;
-  p->prism_radius = 1.0;
-  p->prism_length = 2.0;
-  p->body_mass = 10.0;
-  p->body_attitude[0] = p->body_attitude[2] = sqrt(0.5);
-  p->body_omega[1] = 0.3;
-  p->body_omega[2] = 0.2;
-  p->xi_string = p->xi_body = XI;
-  p->omega_string = p->omega_body = WN;
-}
 
 /* DAE outputs: signs from y's multipliers (a forced row's force may pass
  * zero by up to release_force before its root fires); rows without their
@@ -411,7 +375,7 @@ static int dae_observer(double t, const double *y, const double *yp,
 static int run_net10(mbdae_method method, double tol, double t_end, double *x, dae_watch *w,
                      mbdae_stats *st, double *dp_rel, double *dL_rel, long *force_switches) {
   capture_params p;
-  net10_params(&p);
+  net10_params(&p, CAPTURE_FORCES_UNILATERAL, XI, WN);
   mbdae_options o;
   mbdae_options_default(&o);
   o.method = method;
