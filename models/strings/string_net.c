@@ -422,6 +422,24 @@ static int multipliers_F(sn_net *net, const double *R, const double *V,
   return solve_A(net, lambda);
 }
 
+/* a = M^-1 (F + sum_s lambda_s grad phi_s): the points' accelerations
+ * (capps eqs. 2.3, 2.6) with the forces F and the multipliers lam. */
+static void point_accelerations(const sn_net *net, const double *R, const double *F,
+                                const double *lam, double *a) {
+  memcpy(a, F, 3 * (size_t)net->np * sizeof *a);
+  for (int s = 0; s < net->ns; ++s) {
+    if (lam[s] == 0.0) continue;
+    int i = net->s[s].i, j = net->s[s].j;
+    double S[3];
+    str_SW(net, s, R, NULL, S, NULL);
+    for (int c = 0; c < 3; ++c) {
+      a[3 * j + c] += 2.0 * lam[s] * S[c];
+      a[3 * i + c] -= 2.0 * lam[s] * S[c];
+    }
+  }
+  for (int q = 0; q < 3 * net->np; ++q) a[q] /= net->m[q / 3];
+}
+
 /* Unilateral strings (net->unilateral, Baumgarte hold): among the active
  * strings each one either pulls (lambda_s <= 0: tension -2 lambda_s |S|)
  * and follows eq. 3.2, or carries nothing and shortens faster than eq. 3.2
@@ -443,22 +461,14 @@ static int multipliers_unilateral(sn_net *net, const double *R, const double *V,
     if (rc) return rc;
     /* accelerations with these tensions */
     double *a = w->acc, lmax = 0.0, amax = 0.0;
-    memcpy(a, F, 3 * (size_t)np * sizeof *a);
+    point_accelerations(net, R, F, lambda, a);
     for (int s = 0; s < ns; ++s) {
       if (lambda[s] == 0.0) continue;
-      int i = net->s[s].i, j = net->s[s].j;
       double S[3];
       str_SW(net, s, R, NULL, S, NULL);
-      for (int c = 0; c < 3; ++c) {
-        a[3 * j + c] += 2.0 * lambda[s] * S[c];
-        a[3 * i + c] -= 2.0 * lambda[s] * S[c];
-      }
       lmax = fmax(lmax, fabs(lambda[s]) * sqrt(dot3(S, S)));
     }
-    for (int q = 0; q < 3 * np; ++q) {
-      a[q] /= net->m[q / 3];
-      amax = fmax(amax, fabs(a[q]));
-    }
+    for (int q = 0; q < 3 * np; ++q) amax = fmax(amax, fabs(a[q]));
     int nbad = 0, first = -1;
     for (int s = 0; s < ns; ++s) {
       bad[s] = 0;
@@ -638,23 +648,9 @@ int sn_net_rhs(sn_net *net, double t, const double *y, const double *fext,
   double *lam = lambda_out ? lambda_out : net->ws->lam;
   rc = multipliers_ode(net, R, V, net->ws->F, lam);
   if (rc) return rc < 0 ? rc : 1;
-  double *Rd = ydot + net->off_r, *Vd = ydot + net->off_v;
-  const double *F = net->ws->F;
-  for (int q = 0; q < 3 * np; ++q) {
-    Rd[q] = V[q];
-    Vd[q] = F[q];
-  }
-  for (int s = 0; s < net->ns; ++s) {
-    if (lam[s] == 0.0) continue;
-    int i = net->s[s].i, j = net->s[s].j;
-    double S[3];
-    str_SW(net, s, R, NULL, S, NULL);
-    for (int c = 0; c < 3; ++c) {
-      Vd[3 * j + c] += 2.0 * lam[s] * S[c];
-      Vd[3 * i + c] -= 2.0 * lam[s] * S[c];
-    }
-  }
-  for (int q = 0; q < 3 * np; ++q) Vd[q] /= net->m[q / 3];
+  double *Rd = ydot + net->off_r;
+  memcpy(Rd, V, 3 * (size_t)np * sizeof *Rd);
+  point_accelerations(net, R, net->ws->F, lam, ydot + net->off_v);
   return 0;
 }
 
