@@ -480,6 +480,7 @@ int capture_roots(double t, const double *y, const double *yp, double *g, void *
 
 void capture_root_values(const capture_model *m, const double *y, const double *lambda,
                          double *g) {
+  int unilateral = m->p.mode == CAPTURE_MODE_BAUMGARTE && m->p.forces == CAPTURE_FORCES_UNILATERAL;
   for (int k = 0; k < m->nc; ++k) {
     const capture_row *r = &m->rows[k];
     double cs = k < m->ns ? m->net->s[k].L * m->net->s[k].L : 1.0;
@@ -488,6 +489,15 @@ void capture_root_values(const capture_model *m, const double *y, const double *
        * release (a hair below zero, so a force-free taut string moving
        * rigidly with the net does not chatter) */
       g[k] = lambda[k] * r->vscale - m->p.release_force;
+    else if (unilateral && m->active[k])
+      /* unilateral Baumgarte: an active row's root is the free one's
+       * negated (the string net's convention): negative in the current
+       * mode, rising through 0 when the mode must change, so a row that
+       * keeps stretching after its activation moves away from its root
+       * (with one sign for both, the engine's dead band reported that
+       * continued stretch as a second crossing: a spurious event per
+       * activation) */
+      g[k] = -(r->c / cs - m->c_ref[k] - CAPTURE_ROOT_MARGIN);
     else /* gap closes; a constraint released at c_ref (held constraints
           * sit at c ~ 0 up to the drift control's error) starts on the
           * free side of its root, so a re-stretch / re-entry is seen */
@@ -696,7 +706,24 @@ int capture_event(double t, double *y, double *yp, const int *dirs,
     int nf = mbdae_polytope_face_of(m->body, rb, NULL);
     if (nf != m->face[j]) { m->face[j] = nf; ++m->face_switches; changed = 1; contact_row(m, y, j, &m->rows[m->ns + j]); }
   }
+  int unilateral = m->p.forces == CAPTURE_FORCES_UNILATERAL;
   for (int k = 0; k < m->nc; ++k) {
+    if (unilateral) {
+      /* both roots rise through 0 at a switch (capture_root_values): a
+       * free row activates; an active one going slack is released when it
+       * separates (below) or carries no force (nothing changes for the
+       * motion, and its later re-stretch is a root again) */
+      int a = m->active[k];
+      if (dirs[k] > 0)
+        a = !m->active[k] ||
+            (m->forced[k] && m->rows[k].cdot > -m->p.stick_velocity * m->rows[k].vscale);
+      if (a != m->active[k]) {
+        m->active[k] = a;
+        changed = 1;
+        if (a) ++m->impacts; else ++m->releases;
+      }
+      continue;
+    }
     int a = dirs[k] > 0 ? 1 : dirs[k] < 0 ? 0 : m->active[k];
     /* An active constraint obeys c'' = -2 xi w c' - w^2 c: with xi >= 1 it
      * decays to 0 from above and never crosses, so a downward crossing with
