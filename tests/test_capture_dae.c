@@ -11,39 +11,13 @@
 
 #include "capture/capture.h"
 #include "capture/capture_internal.h"
+#include "capture_setups.h"
 #include "mbdae/engine.h"
 #include "mbdae/jaccheck.h"
 #include "mbdae/model.h"
 #include "mbdae/status.h"
 #include "polytope/rigid_body.h"
 #include "testutil.h"
-
-static void set3(double *d, double a, double b, double c) { d[0] = a; d[1] = b; d[2] = c; }
-
-/* Deterministic pseudo-random numbers in [-1, 1]. */
-static double prand(unsigned *s) {
-  *s = *s * 1103515245u + 12345u;
-  return ((*s >> 8) & 0xffff) / 32767.5 - 1.0;
-}
-
-/* 2 x 3 net (7 strings) around a box of edges 1, 1.2, 0.8. */
-static void small_params(capture_params *p, int mode) {
-  capture_params_default(p);
-  p->mode = mode;
-  p->rows = 2;
-  p->cols = 3;
-  p->spacing = 0.5;
-  p->point_mass = 0.05;
-  set3(p->launch_point, 0.0, 0.0, -3.0);
-  set3(p->launch_velocity, 0.0, 0.0, 1.0);
-  p->shape = CAPTURE_SHAPE_BOX;
-  set3(p->box_size, 1.0, 1.2, 0.8);
-  p->body_mass = 3.0;
-  p->xi_string = 0.7;
-  p->omega_string = 13.0;
-  p->xi_body = 0.9;
-  p->omega_body = 7.0;
-}
 
 /* A generic state: points scattered around the body at about the distance
  * of its faces, random velocities, a body with |q| = 1.3, random w, random

@@ -19,7 +19,7 @@
 
 #include "capture/capture.h"
 #include "capture/capture_internal.h"
-#include "capture_unilateral_setup.h"
+#include "capture_setups.h"
 #include "mbdae/engine.h"
 #include "mbdae/model.h"
 #include "mbdae/status.h"

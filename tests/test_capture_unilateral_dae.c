@@ -22,7 +22,7 @@
 
 #include "capture/capture.h"
 #include "capture/capture_internal.h"
-#include "capture_unilateral_setup.h"
+#include "capture_setups.h"
 #include "mbdae/engine.h"
 #include "mbdae/jaccheck.h"
 #include "mbdae/model.h"
@@ -32,34 +32,7 @@
 
 extern const mbdae_model_kind mbdae_model_net_capture;
 
-static void set3(double *d, double a, double b, double c) { d[0] = a; d[1] = b; d[2] = c; }
-
-/* Deterministic pseudo-random numbers in [-1, 1]. */
-static double prand(unsigned *s) {
-  *s = *s * 1103515245u + 12345u;
-  return ((*s >> 8) & 0xffff) / 32767.5 - 1.0;
-}
-
 /* ---- Jacobian and consistent state: 2 x 3 net around a box ------------- */
-
-static void small_params(capture_params *p) {
-  capture_params_default(p);
-  p->mode = CAPTURE_MODE_BAUMGARTE;
-  p->forces = CAPTURE_FORCES_UNILATERAL;
-  p->rows = 2;
-  p->cols = 3;
-  p->spacing = 0.5;
-  p->point_mass = 0.05;
-  set3(p->launch_point, 0.0, 0.0, -3.0);
-  set3(p->launch_velocity, 0.0, 0.0, 1.0);
-  p->shape = CAPTURE_SHAPE_BOX;
-  set3(p->box_size, 1.0, 1.2, 0.8);
-  p->body_mass = 3.0;
-  p->xi_string = 0.7;
-  p->omega_string = 13.0;
-  p->xi_body = 0.9;
-  p->omega_body = 7.0;
-}
 
 /* Points scattered around the body near its faces, random velocities, a
  * body with |q| = 1.3 and random w, random multipliers and derivatives;
@@ -91,7 +64,8 @@ static void test_jacobian_mixed_rows(void) {
   const double cjs[2] = {5.0, 400.0};
   for (int c = 0; c < 2; ++c) {
     capture_params p;
-    small_params(&p);
+    small_params(&p, CAPTURE_MODE_BAUMGARTE);
+    p.forces = CAPTURE_FORCES_UNILATERAL;
     capture_model *m = NULL;
     CU_ASSERT_EQUAL_FATAL(capture_create_dae(&p, &m, NULL), MBDAE_OK);
     int n = capture_problem_size(m);
@@ -129,7 +103,8 @@ static void test_jacobian_mixed_rows(void) {
  * (lambda = 0, c'' at or below the target), with both kinds present. */
 static void test_consistent_state_is_complementary(void) {
   capture_params p;
-  small_params(&p);
+  small_params(&p, CAPTURE_MODE_BAUMGARTE);
+  p.forces = CAPTURE_FORCES_UNILATERAL;
   capture_model *m = NULL;
   CU_ASSERT_EQUAL_FATAL(capture_create_dae(&p, &m, NULL), MBDAE_OK);
   int n = capture_problem_size(m), loff = capture_size(m);
@@ -200,8 +175,7 @@ static void test_root_counts(void) {
                            {CAPTURE_MODE_EVENT, CAPTURE_FORCES_BILATERAL}};
   for (int i = 0; i < 3; ++i) {
     capture_params p;
-    small_params(&p);
-    p.mode = modes[i][0];
+    small_params(&p, modes[i][0]);
     p.forces = modes[i][1];
     capture_model *m = NULL;
     CU_ASSERT_EQUAL_FATAL(capture_create_dae(&p, &m, NULL), MBDAE_OK);

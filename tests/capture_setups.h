@@ -1,14 +1,47 @@
-/* capture_unilateral_setup.h - set-ups shared by the tests of the net
- * capture's unilateral Baumgarte forces (test_capture_unilateral.c, ODE
- * form; test_capture_unilateral_dae.c, DAE form). */
-#ifndef MBDAE_TESTS_CAPTURE_UNILATERAL_SETUP_H
-#define MBDAE_TESTS_CAPTURE_UNILATERAL_SETUP_H
+/* capture_setups.h - set-ups shared by the net-capture tests
+ * (test_capture_dae.c, test_capture_unilateral.c,
+ * test_capture_unilateral_dae.c). */
+#ifndef MBDAE_TESTS_CAPTURE_SETUPS_H
+#define MBDAE_TESTS_CAPTURE_SETUPS_H
 
 #include <math.h>
 #include <string.h>
 
 #include "capture/capture.h"
 #include "capture/capture_internal.h"
+
+static inline void set3(double *d, double a, double b, double c) {
+  d[0] = a;
+  d[1] = b;
+  d[2] = c;
+}
+
+/* Deterministic pseudo-random numbers in [-1, 1]. */
+static inline double prand(unsigned *s) {
+  *s = *s * 1103515245u + 12345u;
+  return ((*s >> 8) & 0xffff) / 32767.5 - 1.0;
+}
+
+/* A 2 x 3 net launched at a 1 x 1.2 x 0.8 box (3 kg), with distinct
+ * Baumgarte gains for strings and contacts: the Jacobian and consistency
+ * checks' small problem. */
+static inline void small_params(capture_params *p, int mode) {
+  capture_params_default(p);
+  p->mode = mode;
+  p->rows = 2;
+  p->cols = 3;
+  p->spacing = 0.5;
+  p->point_mass = 0.05;
+  set3(p->launch_point, 0.0, 0.0, -3.0);
+  set3(p->launch_velocity, 0.0, 0.0, 1.0);
+  p->shape = CAPTURE_SHAPE_BOX;
+  set3(p->box_size, 1.0, 1.2, 0.8);
+  p->body_mass = 3.0;
+  p->xi_string = 0.7;
+  p->omega_string = 13.0;
+  p->xi_body = 0.9;
+  p->omega_body = 7.0;
+}
 
 /* The glancing contact: a point on the top face of a unit cube (2 kg) that
  * spins at `spin` about its x axis; the point starts outside (the model
