@@ -15,6 +15,7 @@
  *                      [--cpu-limit SEC] [--dt-out DT] [--ordering ORD]
  *                      [--mode event|baumgarte] [--switching located|state]
  *                      [--restart-step X] [--forces bilateral|unilateral]
+ *                      [--progress]
  *   METHOD: rk4 | cvode-adams | cvode-bdf | ida (IDA uses KLU).
  *   TOL: the fixed step for RK4, else rtol (atol = 1e-2 rtol, as the demo).
  *   --save writes the final positions of the net points and body vertices
@@ -25,7 +26,12 @@
  *   demo's); --switching state: the seed's own method, modes from c >= 0 at
  *   every RK4 stage, nothing located (RK4 only, doc/capture.md).
  *   --forces unilateral: baumgarte_forces: unilateral (a string only pulls,
- *   a contact only pushes; RK4 and CVODE only, doc/capture.md).
+ *   a contact only pushes; doc/capture.md; under IDA the DAE form's forced
+ *   flags are modes switched at located roots).
+ *   --progress: a line per output time (and before each event) on stderr:
+ *   t, CPU s, events, taut strings, contacts, kinetic energy and the
+ *   deepest active row below its surface (c / c_s < 0), so a long run
+ *   shows where it is and a blow-up where it starts.
  *   --restart-step X: IDA's first step after an event as X times the last
  *   step (solver.restart_step; default 0, IDA's own estimate).
  *   --cpu-limit stops the run at the first output time (every DT, default
@@ -58,14 +64,36 @@ static double cpu_seconds(void) {
 
 typedef struct limit_data {
   double cpu_limit;
+  int progress;              /* --progress: a line per output time on stderr */
+  long events;
+  const capture_model *m;
 } limit_data;
 
 static int observer(double t, const double *y, const double *yp,
                     const mbdae_event_record *ev, void *ud) {
-  (void)t; (void)y; (void)yp;
-  const limit_data *l = ud;
-  if (ev) return 0;
-  return l->cpu_limit > 0.0 && cpu_seconds() > l->cpu_limit ? 1 : 0;
+  (void)yp;
+  limit_data *l = ud;
+  if (ev) {
+    l->events++;
+    return 0;
+  }
+  double cpu = cpu_seconds();
+  if (l->progress && l->m) {
+    double pl[3], L[3], E;
+    capture_momenta(l->m, y, pl, L, &E);
+    /* the deepest held row below its surface (c < 0 while active), relative */
+    const capture_model *mm = l->m;
+    double cmin = 0.0;
+    for (int k = 0; k < mm->nc; ++k) {
+      double cs = k < mm->ns ? mm->net->s[k].L * mm->net->s[k].L : 1.0;
+      if (mm->active[k] && mm->rows[k].c / cs < cmin) cmin = mm->rows[k].c / cs;
+    }
+    fprintf(stderr,
+            "progress t=%.4f cpu_s=%.1f events=%ld taut=%d contacts=%d E=%.6g "
+            "held_below=%.3e\n",
+            t, cpu, l->events, capture_active_strings(mm), capture_active_contacts(mm), E, cmin);
+  }
+  return l->cpu_limit > 0.0 && cpu > l->cpu_limit ? 1 : 0;
 }
 
 /* net points then body vertices in the inertial frame (npos x 3) */
@@ -88,9 +116,18 @@ int main(int argc, char **argv) {
   }
   const char *save = NULL, *ref = NULL, *ordering = "amd", *mode = "event",
              *switching = "located", *forces = "bilateral";
-  limit_data lim = {0.0};
+  limit_data lim = {0.0, 0, 0, NULL};
   double dt_out = 0.05, restart_step = 0.0;
-  for (int a = 5; a + 1 < argc; a += 2) {
+  for (int a = 5; a < argc; a += 2) {
+    if (strcmp(argv[a], "--progress") == 0) { /* a flag: no value */
+      lim.progress = 1;
+      a -= 1;
+      continue;
+    }
+    if (a + 1 >= argc) {
+      fprintf(stderr, "option %s needs a value\n", argv[a]);
+      return 2;
+    }
     if (strcmp(argv[a], "--save") == 0) save = argv[a + 1];
     else if (strcmp(argv[a], "--ref") == 0) ref = argv[a + 1];
     else if (strcmp(argv[a], "--cpu-limit") == 0) lim.cpu_limit = atof(argv[a + 1]);
@@ -165,6 +202,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   capture_model *m = (capture_model *)mk;
+  lim.m = m;
   mbdae_problem *pr = mbdae_model_net_capture.problem(mk);
   int nsz = mbdae_problem_size(pr);
   double *y = calloc((size_t)nsz, sizeof *y), *yp = calloc((size_t)nsz, sizeof *yp);

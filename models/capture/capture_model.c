@@ -14,6 +14,9 @@
 
 /* relative gap (c / L^2 or psi) at which a free constraint's root fires */
 #define CAPTURE_ROOT_MARGIN 1e-12
+/* unilateral Baumgarte: a row held below its surface is examined again each
+ * time it falls this much further (relative c, as the roots) */
+#define CAPTURE_KEEP_BAND 1e-5
 
 static double dot3(const double *a, const double *b) {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -719,8 +722,20 @@ int capture_event(double t, double *y, double *yp, const int *dirs,
             (m->forced[k] && m->rows[k].cdot > -m->p.stick_velocity * m->rows[k].vscale);
       if (a != m->active[k]) {
         m->active[k] = a;
+        m->c_ref[k] = 0.0; /* both roots back at the surface c = 0 */
         changed = 1;
         if (a) ++m->impacts; else ++m->releases;
+      } else if (dirs[k] > 0 && a) {
+        /* kept: a forced row on its surface (eq. 3.2 holds c ~ 0 up to
+         * round-off) stays held, and its root moves a band below the
+         * present value, so a row that keeps falling is examined again
+         * there. Without that, a row kept once was held at any depth: once
+         * free, nothing brought it back (a contact held 50 face depths
+         * away, a string held slack until its end points met and its row
+         * vanished, the 30 x 30 capture's blow-up at t = 1.76-1.92 s). */
+        double cs = k < m->ns ? m->net->s[k].L * m->net->s[k].L : 1.0;
+        m->c_ref[k] = fmin(m->rows[k].c / cs, 0.0) - CAPTURE_KEEP_BAND;
+        changed = 1;
       }
       continue;
     }
