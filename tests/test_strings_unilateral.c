@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "mbdae/mbdae.h"
+#include "param_schema.h"
 #include "strings/string_net.h"
 #include "strings/string_net_model.h"
 #include "strings_run.h"
@@ -153,6 +154,87 @@ static void test_bilateral_bola_pushes(void) {
   CU_ASSERT(fabs(v - unilateral_exit_velocity()) > 0.02); /* 0.5266 against 0.5686 */
 }
 
+/* A 10 x 10 net deploying from one point (the benchmark's: L = 0.1 m, xi =
+ * 0.5, omega_n = 40, located switching, RK4 1 ms) to t = 2 s: no active
+ * string is held slack. A string kept active at its release root (the
+ * grazing rule) is examined again each 1e-5 of phi/L^2 it falls further;
+ * before that it could be held at any slackness once it went without
+ * tension (phi/L^2 = -0.74 at t = 2 s), so a later pull acted on a slack
+ * string. */
+typedef struct slack_watch {
+  snm_model *m;
+  double most_slack; /* smallest phi/L^2 over active strings and samples */
+  int samples;
+} slack_watch;
+
+static int slack_observer(double t, const double *y, const double *yp,
+                          const mbdae_event_record *ev, void *ud) {
+  (void)t; (void)yp; (void)ev;
+  slack_watch *w = ud;
+  sn_net *net = w->m->net;
+  for (int k = 0; k < net->ns; ++k) {
+    if (!net->taut[k]) continue;
+    double v = sn_phi(net, k, y + net->off_r) / (net->s[k].L * net->s[k].L);
+    if (v < w->most_slack) w->most_slack = v;
+  }
+  ++w->samples;
+  return 0;
+}
+
+static void test_no_string_held_slack(void) {
+  snm_params p;
+  memset(&p, 0, sizeof p);
+  mbdae_params_set_defaults(mbdae_model_string_net.params, mbdae_model_string_net.nparams, &p);
+  p.max_output_columns = 0;
+  p.topology = SNM_GRID;
+  p.hold = SN_HOLD_BAUMGARTE;
+  p.forces = 1;
+  p.grid_n = p.grid_m = 10;
+  p.length = 0.1;
+  p.grid_mass = 0.01;
+  p.corner_mass = 0.05;
+  p.t_deploy = 0.5;
+  p.jitter = 0.02;
+  p.v_common[2] = 5.0;
+  p.xi = 0.5;
+  p.omega_n = 40.0;
+  mbdae_options o;
+  mbdae_options_default(&o);
+  o.method = MBDAE_METHOD_RK4;
+  o.rk4_step = 1e-3;
+  o.t_end = 2.0;
+  o.dt_out = 0.01;
+  o.max_steps = 10000000;
+  o.window_events = 1000000;
+  o.window_length = 1e-12;
+  mbdae_model *mk = NULL;
+  mbdae_param_error err;
+  memset(&err, 0, sizeof err);
+  CU_ASSERT_EQUAL_FATAL(mbdae_model_string_net.create(&p, &o, &mk, &err), MBDAE_OK);
+  mbdae_problem *pr = mbdae_model_string_net.problem(mk);
+  int n = mbdae_problem_size(pr);
+  double *y = calloc((size_t)n, sizeof *y), *yp = calloc((size_t)n, sizeof *yp);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(y);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(yp);
+  CU_ASSERT_EQUAL_FATAL(mbdae_model_string_net.initial_state(mk, 0.0, y, yp), MBDAE_OK);
+  slack_watch w = {(snm_model *)mk, 0.0, 0};
+  o.observer = slack_observer;
+  o.observer_data = &w;
+  mbdae_stats st;
+  char msg[512] = "";
+  int rc = mbdae_run(pr, &o, y, yp, &st, msg, sizeof msg);
+  if (rc) printf("\n  run: %s\n", msg);
+  CU_ASSERT_EQUAL(rc, MBDAE_OK);
+  printf("\n  10 x 10 deploying net to 2 s: %d samples, %ld events, most slack active "
+         "string phi/L^2 = %.2e", w.samples, st.events, w.most_slack);
+  CU_ASSERT(w.samples > 200);
+  CU_ASSERT(st.events > 100); /* strings did switch */
+  CU_ASSERT(w.most_slack >= -1e-3);
+  free(y);
+  free(yp);
+  mbdae_model_string_net.destroy(&mk);
+}
+
 static void test_unilateral_refusals(void) {
   snm_params p;
   strings_params_default(&p);
@@ -183,6 +265,7 @@ int main(void) {
      test_unilateral_bola_closed_form},
     {"bilateral bola (seed eq. 3.1): holds to phi = 0 and pushes", test_bilateral_bola_pushes},
     {"unilateral is refused with ida and in event mode", test_unilateral_refusals},
+    {"unilateral deploying net: no active string held slack", test_no_string_held_slack},
     {NULL, NULL}};
   return mbdae_test_main("strings_unilateral", tests);
 }

@@ -157,6 +157,9 @@ typedef struct sn_net {
                                only pulls (complementarity, see top) */
   unsigned char *forced;    /* ns: active string carrying tension (the
                                unilateral solve's warm start) */
+  double *root_ref;         /* ns, unilateral Baumgarte: phi/L^2 level of an
+                               active string's release root (0, or a band
+                               below where a grazing string was kept) */
   int ordering;             /* KLU ordering for the multiplier solve:
                                MBDAE_ORDERING_AMD/COLAMD/NATURAL */
   int off_r, off_v, off_lam, n_core, n;

@@ -234,6 +234,7 @@ static const mbdae_plot_spec snm_plots[] = {
 static void state_fields(snm_model *m, mbdae_state_cursor *c) {
   mbdae_state_io(c, m->net->taut, (size_t)m->net->ns * sizeof *m->net->taut);
   mbdae_state_io(c, m->net->forced, (size_t)m->net->ns * sizeof *m->net->forced);
+  mbdae_state_io(c, m->net->root_ref, (size_t)m->net->ns * sizeof *m->net->root_ref);
   mbdae_state_io(c, &m->impacts, sizeof m->impacts);
   mbdae_state_io(c, &m->releases, sizeof m->releases);
   mbdae_state_io(c, &m->activations, sizeof m->activations);
@@ -244,7 +245,8 @@ static void state_fields(snm_model *m, mbdae_state_cursor *c) {
 
 static size_t kind_state_size(const mbdae_model *model) {
   const snm_model *m = (const snm_model *)model;
-  return (size_t)m->net->ns * (sizeof *m->net->taut + sizeof *m->net->forced) +
+  return (size_t)m->net->ns *
+             (sizeof *m->net->taut + sizeof *m->net->forced + sizeof *m->net->root_ref) +
          4 * sizeof(long) + 2 * sizeof(double);
 }
 
