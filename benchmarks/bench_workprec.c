@@ -134,7 +134,7 @@ static int ball_extract(const mbdae_model_kind *k, mbdae_model *m, double t, con
 /* ---- closed forms -------------------------------------------------------- */
 
 /* bola: validation's closed form, cut at the impact the model's Zeno rule
- * makes plastic (string_net.c: plastic when e S.W/L < zeno_ratio |W|, W the
+ * makes plastic (string_net_events.c: plastic when e S.W/L < zeno_ratio |W|, W the
  * pre-impact relative velocity); after it the pair rotates rigidly with the
  * tangential relative velocity. */
 typedef struct bola_ref {

@@ -1,7 +1,7 @@
 /* test_strings_unilateral.c - the string net's Baumgarte hold with
  * `forces: unilateral`: an active string (phi >= 0) either pulls and
- * follows eq. 3.2 or carries nothing (models/strings/string_net.c
- * multipliers_unilateral; doc/strings.md).
+ * follows eq. 3.2 or carries nothing (models/strings/string_net_unilateral.c
+ * sn_multipliers_unilateral; doc/strings.md).
  *
  * Closed form: a head-on bola. The points separate along x at relative
  * speed v0 and the string goes taut at d = L with phi' = p0 = 2 L v0. While

@@ -1,7 +1,7 @@
 ## P = net_setup (n, omega_n) - the n x n net of point masses deploying from
 ## one point with Baumgarte-compliant strings (capps 2021 sec. 3.2-3.3), the
 ## same problem as mbdae's string_net (topology grid, mode baumgarte; see
-## benchmarks/bench_peers_net.c and models/strings/string_net.c,
+## benchmarks/bench_peers_net.c and models/strings/string_net_topology.c,
 ## sn_describe_grid): 0.01 kg points, 0.05 kg corners, strings of L = 0.1 m
 ## joining each point to its lateral (b+1) and transverse (a+1) neighbour,
 ## xi = 0.5, no gravity, no drag. Point (a, b) (0-based, k = a n + b) leaves
