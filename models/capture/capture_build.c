@@ -173,6 +173,7 @@ void capture_free(capture_model **pm) {
   capture_model *m = *pm;
   capture_dae_free(m);
   capture_joint_free(m);
+  capture_mech_release(m);
   mbdae_problem_free(&m->problem);
   mbdae_polytope_free(&m->body);
   free(m->p.vertices);

@@ -60,6 +60,9 @@ struct capture_model {
   struct capture_dae *dae;
   /* sparse joint multiplier solve (capture_joint.c); NULL until used */
   struct capture_joint *joint;
+  /* second-order form for solver.method moreau (capture_mechanics.c);
+   * NULL for the event-driven methods */
+  struct capture_mech *mech;
 };
 
 void capture_rows(capture_model *m, const double *y);
@@ -103,6 +106,8 @@ void capture_joint_solve(capture_model *m, int n, double *b);
 void capture_joint_stats(const capture_model *m, long *analyses, long *factorizations,
                          long *dense_fallbacks);
 void capture_joint_free(capture_model *m);
+/* Second-order form (capture_mechanics.c): release it (called by capture_free). */
+void capture_mech_release(capture_model *m);
 /* Min-thrust coefficients from the state at t0 (eq. 4.23, sign-corrected). */
 void capture_control_setup(capture_model *m, double t0, const double *y);
 
