@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "checkpoint.h"
+#include "mbdae/mechanics.h"
 #include "mbdae/status.h"
 #include "output_dir.h"
 #include "progress.h"
@@ -394,6 +395,19 @@ static int segment_boundary(run_ctx *c, long segment, double t, const double *y,
 }
 
 static void add_stats(mbdae_stats *a, const mbdae_stats *b) {
+  /* moreau: maxima and the step-weighted mean over segments */
+  if (b->steps > 0) {
+    a->max_energy_rise = a->steps > 0 ? fmax(a->max_energy_rise, b->max_energy_rise)
+                                      : b->max_energy_rise;
+    a->index_set_mean = (a->index_set_mean * (double)a->steps +
+                         b->index_set_mean * (double)b->steps) / (double)(a->steps + b->steps);
+  }
+  if (b->index_set_max > a->index_set_max) a->index_set_max = b->index_set_max;
+  a->max_violation = fmax(a->max_violation, b->max_violation);
+  a->nonsmooth_iters += b->nonsmooth_iters;
+  a->nonsmooth_fallbacks += b->nonsmooth_fallbacks;
+  a->work_impulses += b->work_impulses;
+  a->dissipated_scheme += b->dissipated_scheme;
   a->steps += b->steps;
   a->rhs_evals += b->rhs_evals;
   a->jac_evals += b->jac_evals;
@@ -595,6 +609,15 @@ int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
     mbdae_scenario_key_error(s, "model", "the model built no problem", err, errlen);
     rc = MBDAE_ERR_SCENARIO;
     res->status = MBDAE_ERR_ARGUMENT;
+    goto done;
+  }
+  if (o.method == MBDAE_METHOD_MOREAU && !mbdae_problem_has_mechanics(c.problem)) {
+    char why[256];
+    snprintf(why, sizeof why, "model '%s' does not supply the mechanical form (mass, forces, "
+             "constraints) that method moreau needs", k->name);
+    mbdae_scenario_key_error(s, "solver.method", why, err, errlen);
+    rc = MBDAE_ERR_SCENARIO;
+    res->status = MBDAE_ERR_UNSUPPORTED;
     goto done;
   }
   y = calloc((size_t)n, sizeof *y);

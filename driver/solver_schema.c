@@ -7,7 +7,8 @@
 #include <stddef.h>
 #include <string.h>
 
-static const char *const method_names[] = {"ida", "cvode-bdf", "cvode-adams", "rk4", NULL};
+static const char *const method_names[] = {"ida", "cvode-bdf", "cvode-adams", "rk4", "moreau",
+                                           NULL};
 static const char *const linsol_names[] = {"dense", "klu", NULL};
 static const char *const ordering_names[] = {"amd", "colamd", "natural", "metis", NULL};
 static const char *const format_names[] = {"csv", "mat", "both", NULL}; /* mbdae_output_format */
@@ -20,7 +21,8 @@ static const char *const format_names[] = {"csv", "mat", "both", NULL}; /* mbdae
 /* Defaults (def) are filled from mbdae_options_default at load time. */
 const mbdae_param_spec mbdae_solver_specs[] = {
   {"method", MBDAE_PARAM_ENUM, OFF(method), 0, 0, 0, 0, 0, method_names, 0, "",
-   "integrator: ida (DAE form), cvode-bdf, cvode-adams, rk4 (ODE form)"},
+   "integrator: ida (DAE form), cvode-bdf, cvode-adams, rk4 (ODE form), moreau (event "
+   "capturing on the mechanical form)"},
   {"linear_solver", MBDAE_PARAM_ENUM, OFF(linsol), 0, 0, 0, 0, 0, linsol_names, 0, "",
    "linear solver of the Newton iteration: dense or klu (sparse)"},
   {"ordering", MBDAE_PARAM_ENUM, OFF(ordering), 0, 0, 0, 0, 0, ordering_names, 0, "",
@@ -62,6 +64,16 @@ const mbdae_param_spec mbdae_solver_specs[] = {
    "IDA: try IDACalcIC when a handler's state is inconsistent (else fail)"},
   {"root_band", MBDAE_PARAM_DOUBLE, OFF(root_band), 0, 0, 0, INF, 0, NULL, 0, "",
    "dead band of a just-handled root"},
+  {"theta", MBDAE_PARAM_DOUBLE, OFF(theta), 0, 0, 0.5, 1, 0, NULL, 0, "",
+   "moreau: theta of the scheme (1/2: no numerical damping, 1: implicit Euler)"},
+  {"moreau_step", MBDAE_PARAM_DOUBLE, OFF(moreau_step), OPEN_LO, 0, 0, INF, 0, NULL, 0, "s",
+   "moreau: the fixed time step h"},
+  {"activation", MBDAE_PARAM_DOUBLE, OFF(activation), 0, 0, 0, 1, 0, NULL, 0, "",
+   "moreau: a unilateral row enters a step when g + activation h dg/dt <= 0"},
+  {"nonsmooth_tol", MBDAE_PARAM_DOUBLE, OFF(nonsmooth_tol), OPEN_LO | OPEN_HI, 0, 0, 1, 0,
+   NULL, 0, "", "moreau: tolerance of the one-step problem (relative to its free velocities)"},
+  {"nonsmooth_max_iter", MBDAE_PARAM_INT, OFF(nonsmooth_max_iter), 0, 0, 1, INT_MAX, 0, NULL,
+   0, "", "moreau: active-set (semismooth Newton) iterations before Gauss-Seidel"},
 };
 const int mbdae_solver_nspecs = (int)(sizeof mbdae_solver_specs / sizeof mbdae_solver_specs[0]);
 
@@ -104,6 +116,11 @@ void mbdae_solver_fields_from_options(mbdae_solver_fields *f, const mbdae_option
   f->consistency_tol = o->consistency_tol;
   f->calcic_fallback = o->calcic_fallback;
   f->root_band = o->root_band;
+  f->theta = o->theta;
+  f->moreau_step = o->moreau_step;
+  f->activation = o->activation;
+  f->nonsmooth_tol = o->nonsmooth_tol;
+  f->nonsmooth_max_iter = o->nonsmooth_max_iter;
 }
 
 void mbdae_solver_fields_default(mbdae_solver_fields *f) {
@@ -135,6 +152,11 @@ void mbdae_solver_fields_apply(const mbdae_solver_fields *f, mbdae_options *o) {
   o->consistency_tol = f->consistency_tol;
   o->calcic_fallback = f->calcic_fallback;
   o->root_band = f->root_band;
+  o->theta = f->theta;
+  o->moreau_step = f->moreau_step;
+  o->activation = f->activation;
+  o->nonsmooth_tol = f->nonsmooth_tol;
+  o->nonsmooth_max_iter = f->nonsmooth_max_iter;
 }
 
 mbdae_param_spec mbdae_solver_spec_with_default(const mbdae_param_spec *spec) {

@@ -16,6 +16,8 @@ typedef struct mbdae_solver_fields {
   double window_length, consistency_tol;
   int calcic_fallback;
   double root_band;
+  double theta, moreau_step, activation, nonsmooth_tol;
+  int nonsmooth_max_iter;
 } mbdae_solver_fields;
 
 /* `output:` values other than the directory (a string, handled apart). */

@@ -94,6 +94,16 @@ static int summary_finish(void *state, const mbdae_output_ctx *c, mbdae_run_resu
   kv_long(f, "    ", "events", st->events, 1);
   kv_long(f, "    ", "calcic_fallbacks", st->calcic_fallbacks, 1);
   kv_num(f, "    ", "last_step", st->last_step, 1);
+  if (s->options.method == MBDAE_METHOD_MOREAU) {
+    kv_long(f, "    ", "nonsmooth_iters", st->nonsmooth_iters, 1);
+    kv_long(f, "    ", "nonsmooth_fallbacks", st->nonsmooth_fallbacks, 1);
+    kv_long(f, "    ", "index_set_max", st->index_set_max, 1);
+    kv_num(f, "    ", "index_set_mean", st->index_set_mean, 1);
+    kv_num(f, "    ", "max_violation", st->max_violation, 1);
+    kv_num(f, "    ", "max_energy_rise", st->max_energy_rise, 1);
+    kv_num(f, "    ", "work_impulses", st->work_impulses, 1);
+    kv_num(f, "    ", "dissipated_scheme", st->dissipated_scheme, 1);
+  }
   kv_num(f, "    ", "solver_wall_time", st->wall_time, 0);
   fprintf(f, "  },\n  \"invariants\": {");
   for (int i = 0; i < res->ninv; ++i) {

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "engine_impl.h"
+#include "mbdae/mechanics.h"
 #include "mbdae/status.h"
 
 void mbdae_options_default(mbdae_options *o) {
@@ -32,18 +33,25 @@ void mbdae_options_default(mbdae_options *o) {
   o->root_band = 1e-10;
   o->jac_reuse_cj = 0.9;
   o->restart_step = 0.0;
+  o->theta = 0.5;
+  o->moreau_step = 1e-3;
+  o->activation = 0.5;
+  o->nonsmooth_tol = 1e-10;
+  o->nonsmooth_max_iter = 50;
 }
 
-static const char *const method_names[] = {"ida", "cvode-bdf", "cvode-adams", "rk4"};
+static const char *const method_names[] = {"ida", "cvode-bdf", "cvode-adams", "rk4",
+                                           "moreau"};
+enum { NMETHODS = (int)(sizeof method_names / sizeof method_names[0]) };
 
 const char *mbdae_method_name(mbdae_method m) {
-  if ((int)m < 0 || (int)m > 3) return "unknown";
+  if ((int)m < 0 || (int)m >= NMETHODS) return "unknown";
   return method_names[m];
 }
 
 int mbdae_method_parse(const char *s, mbdae_method *m) {
   if (!s || !m) return MBDAE_ERR_ARGUMENT;
-  for (int i = 0; i < 4; ++i)
+  for (int i = 0; i < NMETHODS; ++i)
     if (strcmp(s, method_names[i]) == 0) {
       *m = (mbdae_method)i;
       return MBDAE_OK;
@@ -93,6 +101,22 @@ static int check_options(const mbdae_problem *p, const mbdae_options *o,
   if (o->window_events < 1 || !(o->window_length >= 0.0))
     BAD("window_events must be >= 1 and window_length >= 0");
   if (!(o->root_band > 0.0)) BAD("root_band must be positive");
+  if (o->method == MBDAE_METHOD_MOREAU) {
+    if (!(o->theta >= 0.5 && o->theta <= 1.0)) BAD("theta (%g) must be in [1/2, 1]", o->theta);
+    if (!(o->moreau_step > 0.0 && isfinite(o->moreau_step)))
+      BAD("moreau_step must be positive");
+    if (!(o->activation >= 0.0 && o->activation <= 1.0))
+      BAD("activation (%g) must be in [0, 1]", o->activation);
+    if (!(o->nonsmooth_tol > 0.0 && o->nonsmooth_tol < 1.0))
+      BAD("nonsmooth_tol must be in (0, 1)");
+    if (o->nonsmooth_max_iter < 1) BAD("nonsmooth_max_iter must be >= 1");
+    if (!mbdae_problem_has_mechanics(p)) {
+      snprintf(msg, n, "method moreau needs the model's mechanical form (positions, "
+                       "velocities, mass, forces: mbdae/mechanics.h), which it does not supply");
+      return MBDAE_ERR_UNSUPPORTED;
+    }
+    return MBDAE_OK;
+  }
   int dae = p->form == MBDAE_FORM_DAE;
   if (dae && o->method != MBDAE_METHOD_IDA) {
     snprintf(msg, n, "a DAE-form problem needs method ida, not %s",
@@ -141,9 +165,10 @@ static int check_consistency(mbdae_engine *e, char *what, size_t n) {
   return bad >= 0 ? MBDAE_ERR_INCONSISTENT : MBDAE_OK;
 }
 
-/* ODE form: keep e->yp = f(t, y) for observers. */
+/* ODE form: keep e->yp = f(t, y) for observers (moreau keeps its own: the
+ * last step's mean rates, since its steps hold impulses). */
 static int refresh_ydot(mbdae_engine *e) {
-  if (e->p->form != MBDAE_FORM_ODE) return MBDAE_OK;
+  if (e->p->form != MBDAE_FORM_ODE || e->o->method == MBDAE_METHOD_MOREAU) return MBDAE_OK;
   int rc = e->p->rhs(e->t, e->y, e->yp, e->p->user_data);
   return rc < 0 ? MBDAE_ERR_CALLBACK : MBDAE_OK;
 }
@@ -264,6 +289,7 @@ static const mbdae_backend_ops *backend_for(mbdae_method m) {
   case MBDAE_METHOD_CVODE_BDF:
   case MBDAE_METHOD_CVODE_ADAMS: return &mbdae_backend_cvode;
   case MBDAE_METHOD_RK4: return &mbdae_backend_rk4;
+  case MBDAE_METHOD_MOREAU: return &mbdae_backend_moreau;
   }
   return NULL;
 }

@@ -33,6 +33,7 @@ typedef struct mbdae_backend_ops {
 extern const mbdae_backend_ops mbdae_backend_ida;
 extern const mbdae_backend_ops mbdae_backend_cvode;
 extern const mbdae_backend_ops mbdae_backend_rk4;
+extern const mbdae_backend_ops mbdae_backend_moreau;
 
 /* A root just handled is masked: dir is the direction it fired in, band the
  * dead band around zero in which it reads as lying on the pre-crossing side. */

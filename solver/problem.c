@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "mbdae/status.h"
+#include "mechanics_impl.h"
 #include "problem_impl.h"
 
 mbdae_problem *mbdae_problem_create(int n, mbdae_form form) {
@@ -21,6 +22,7 @@ void mbdae_problem_free(mbdae_problem **problem) {
   free(p->id);
   free(p->colptr);
   free(p->rowind);
+  mbdae_mechanics_free(&p->mech);
   free(p);
   *problem = NULL;
 }

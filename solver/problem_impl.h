@@ -23,6 +23,7 @@ struct mbdae_problem {
   const char *const *inv_names;
   mbdae_invariant_fn invariants;
   mbdae_mode_name_fn mode_name;
+  struct mbdae_mechanics *mech; /* second-order form (mechanics.h), NULL if none */
 };
 
 /* Expand the sparse Jacobian at (t, y, yp) into a dense column-major array. */

@@ -19,7 +19,9 @@ typedef enum {
   MBDAE_METHOD_IDA = 0,         /**< DAE form: variable-order BDF (IDA) */
   MBDAE_METHOD_CVODE_BDF = 1,   /**< ODE form: stiff BDF with Newton (CVODE) */
   MBDAE_METHOD_CVODE_ADAMS = 2, /**< ODE form: Adams-Moulton, fixed-point iteration */
-  MBDAE_METHOD_RK4 = 3          /**< ODE form: fixed-step classic RK4 (reference) */
+  MBDAE_METHOD_RK4 = 3,         /**< ODE form: fixed-step classic RK4 (reference) */
+  MBDAE_METHOD_MOREAU = 4       /**< mechanical form (mechanics.h): Moreau-Jean
+                                     event-capturing time stepping, fixed step */
 } mbdae_method;
 
 /** Linear solver of the Newton iterations (IDA, CVODE BDF). */
@@ -61,6 +63,28 @@ typedef struct mbdae_event_record {
  * go on, > 0 to stop the run (MBDAE_STOPPED), < 0 to fail. */
 typedef int (*mbdae_observer_fn)(double t, const double *y, const double *yp,
                                  const mbdae_event_record *ev, void *user_data);
+/** One step of the moreau backend and its energy ledger, passed to
+ * mbdae_options::step_observer after every step. With a constant mass matrix
+ * the ledger is exact: kinetic(t) - kinetic(t - h) = work_applied +
+ * work_impulses - dissipated_scheme (doc/moreau.md). */
+typedef struct mbdae_step_record {
+  double t;                /**< end of the step */
+  double h;                /**< its length */
+  double kinetic;          /**< v^T M v / 2 at t */
+  double potential;        /**< the model's potential V at t (0 without one) */
+  double work_applied;     /**< h v_theta . f_theta: work of the applied forces over the step */
+  double work_impulses;    /**< P . G v_theta: work of the constraint impulses (<= 0: dissipated) */
+  double dissipated_scheme;/**< (theta - 1/2) |v(t) - v(t - h)|_M^2 >= 0: the scheme's damping */
+  double energy_rise;      /**< (kinetic + potential)(t) - (same)(t - h) */
+  double violation;        /**< largest violation at t: max(-g_i) unilateral, |g_i| bilateral (0 if none) */
+  double residual;         /**< residual of the one-step nonsmooth problem (velocity units) */
+  int index_set;           /**< rows in the step's index set (activated unilateral + bilateral) */
+  int positive;            /**< rows with a positive impulse */
+  int iterations;          /**< nonsmooth iterations of the step */
+} mbdae_step_record;
+/** Step observer: return 0 to go on, > 0 to stop (MBDAE_STOPPED), < 0 to fail. */
+typedef int (*mbdae_step_fn)(const mbdae_step_record *r, void *user_data);
+
 /** Progress: called after each output interval; fraction in [0, 1]. */
 typedef void (*mbdae_progress_fn)(double t, double fraction, void *user_data);
 
@@ -126,6 +150,15 @@ typedef struct mbdae_options {
   mbdae_progress_fn progress; /**< progress reports (may be NULL) */
   void *progress_data;       /**< its user_data */
   mbdae_carry *carry;        /**< NULL: a self-contained run */
+  double theta;              /**< moreau: theta of the scheme, in [1/2, 1] (default 1/2) */
+  double moreau_step;        /**< moreau: the fixed step h (> 0, default 1e-3) */
+  double activation;         /**< moreau: a unilateral row enters a step's index set when
+                                g + activation h dg/dt <= 0 (default 1/2, Siconos' rule) */
+  double nonsmooth_tol;      /**< moreau: tolerance of the one-step problem, relative to
+                                its free constraint velocities (default 1e-10) */
+  int nonsmooth_max_iter;    /**< moreau: iterations of the semismooth Newton (default 50) */
+  mbdae_step_fn step_observer; /**< moreau: called after every step (may be NULL) */
+  void *step_data;           /**< its user_data */
 } mbdae_options;
 /** @var mbdae_options::t0
  *  start time */
@@ -133,7 +166,8 @@ typedef struct mbdae_options {
  *  relative tolerance */
 
 /** @brief Fill with defaults: IDA, dense, t in [0, 1], dt_out 0.01, rtol 1e-8,
- * atol 1e-10, rk4_step 1e-3, max_steps 100000, window 1000 events per 1e-9.
+ * atol 1e-10, rk4_step 1e-3, max_steps 100000, window 1000 events per 1e-9;
+ * moreau: theta 1/2, step 1e-3, activation 1/2, tolerance 1e-10, 50 iterations.
  * @param o the options to fill (callbacks NULL) */
 void mbdae_options_default(mbdae_options *o);
 
@@ -152,6 +186,15 @@ typedef struct mbdae_stats {
   double wall_time;          /**< seconds */
   double t_reached;          /**< time of the last state */
   double last_step;          /**< last step size taken */
+  long nonsmooth_iters;      /**< moreau: iterations of the one-step nonsmooth solves */
+  long nonsmooth_fallbacks;  /**< moreau: solves finished by projected Gauss-Seidel */
+  long index_set_max;        /**< moreau: largest index set of a step */
+  double index_set_mean;     /**< moreau: mean index set size per step */
+  double max_violation;      /**< moreau: largest constraint violation at a step's end */
+  double max_energy_rise;    /**< moreau: largest rise of kinetic + potential energy over
+                                one step (includes the work of non-potential forces) */
+  double work_impulses;      /**< moreau: total work of the constraint impulses (<= 0) */
+  double dissipated_scheme;  /**< moreau: total numerical damping (theta - 1/2) |dv|_M^2 */
 } mbdae_stats;
 
 /** @brief Integrate from o->t0 to o->t_end.
@@ -171,10 +214,10 @@ int mbdae_run(mbdae_problem *p, const mbdae_options *o, double *y, double *yp,
 
 /** @brief Name of a method.
  * @param m the method
- * @return "ida", "cvode-bdf", "cvode-adams", "rk4" or "unknown" (static) */
+ * @return "ida", "cvode-bdf", "cvode-adams", "rk4", "moreau" or "unknown" (static) */
 const char *mbdae_method_name(mbdae_method m);
 /** @brief Parse a method name.
- * @param s "ida", "cvode-bdf", "cvode-adams" or "rk4"
+ * @param s "ida", "cvode-bdf", "cvode-adams", "rk4" or "moreau"
  * @param m receives the method
  * @return 0, MBDAE_ERR_NOT_FOUND or MBDAE_ERR_ARGUMENT (NULL) */
 int mbdae_method_parse(const char *s, mbdae_method *m);

@@ -50,6 +50,10 @@ typedef struct ball_model {
   long impacts;
   double rest_time;     /* time of the switch to persistent contact (or -1) */
   double release_time;  /* time of the last release (or -1) */
+  /* event capturing (method moreau, ball_mechanics.c): the last step */
+  int event_capturing;  /* 1: run by moreau (outputs from the impulses) */
+  int step_contact;     /* the last step had an impulse */
+  double step_force;    /* its mean normal force, impulse / h (N) */
 } ball_model;
 
 /* Parameter defaults and checks. */
@@ -64,12 +68,16 @@ void ball_free(ball_model **m);
  * gravity outweighs the lift. yp may be NULL in ODE form. */
 int ball_initial_state(ball_model *m, double t0, double *y, double *yp);
 
+/* Declare the mechanical form (mbdae/mechanics.h) on the ODE-form problem. */
+int ball_set_mechanics(ball_model *m);
+
 /* Upward external force at t (N). */
 double ball_lift(const ball_params *p, double t);
 /* Mechanical energy m g q + m v^2 / 2 (J). */
 double ball_energy(const ball_params *p, const double *y);
 /* Normal force on the ball (N): lambda in DAE form, m g - F(t) in ODE
- * form while in contact, 0 in flight. */
+ * form while in contact, 0 in flight; under moreau the last step's mean
+ * impulse force. */
 double ball_normal_force(const ball_model *m, double t, const double *y);
 
 /* Model callbacks (user_data is the ball_model), exported for the tests. */

@@ -43,6 +43,7 @@ static int kind_create(const void *params, mbdae_options *o, mbdae_model **model
   ball_model *m = NULL;
   rc = ball_create(params, form, &m);
   if (rc) return mbdae_param_error_build_failed(err, "ball", rc);
+  m->event_capturing = o->method == MBDAE_METHOD_MOREAU;
   *model = (mbdae_model *)m;
   return MBDAE_OK;
 }
@@ -81,7 +82,7 @@ static int kind_output_row(mbdae_model *model, double t, const double *y,
   row[1] = y[BALL_V];
   row[2] = ball_normal_force(m, t, y);
   row[3] = ball_energy(&m->p, y);
-  row[4] = m->mode == BALL_CONTACT;
+  row[4] = m->event_capturing ? m->step_contact : m->mode == BALL_CONTACT;
   return 0;
 }
 
@@ -103,7 +104,9 @@ static int kind_outcomes(mbdae_model *model, const double *y, const double *yp,
   mbdae_outcome_set(&tmp[n++], "impacts", "-", (double)m->impacts);
   mbdae_outcome_set(&tmp[n++], "final_height", "m", y[BALL_Q]);
   mbdae_outcome_set(&tmp[n++], "final_energy", "J", ball_energy(&m->p, y));
-  if (m->rest_time >= 0.0) mbdae_outcome_set(&tmp[n++], "rest_time", "s", m->rest_time);
+  /* moreau: rest is the run of contact steps that lasts to the end */
+  if (m->rest_time >= 0.0 && (!m->event_capturing || m->step_contact))
+    mbdae_outcome_set(&tmp[n++], "rest_time", "s", m->rest_time);
   if (m->release_time >= 0.0)
     mbdae_outcome_set(&tmp[n++], "release_time", "s", m->release_time);
   if (!out) return n;
@@ -130,11 +133,14 @@ static void state_fields(ball_model *m, mbdae_state_cursor *c) {
   mbdae_state_io(c, &m->impacts, sizeof m->impacts);
   mbdae_state_io(c, &m->rest_time, sizeof m->rest_time);
   mbdae_state_io(c, &m->release_time, sizeof m->release_time);
+  mbdae_state_io(c, &m->step_contact, sizeof m->step_contact);
+  mbdae_state_io(c, &m->step_force, sizeof m->step_force);
 }
 
 static size_t kind_state_size(const mbdae_model *model) {
   const ball_model *m = (const ball_model *)model;
-  return sizeof m->mode + sizeof m->impacts + sizeof m->rest_time + sizeof m->release_time;
+  return sizeof m->mode + sizeof m->impacts + sizeof m->rest_time + sizeof m->release_time +
+         sizeof m->step_contact + sizeof m->step_force;
 }
 
 static int kind_state_save(const mbdae_model *model, void *buf, size_t size) {

@@ -64,6 +64,7 @@ static double resting_force(const ball_params *p, double t) {
 }
 
 double ball_normal_force(const ball_model *m, double t, const double *y) {
+  if (m->event_capturing) return m->step_force;
   if (m->mode != BALL_CONTACT) return 0.0;
   return m->form == MBDAE_FORM_DAE ? y[BALL_LAMBDA] : resting_force(&m->p, t);
 }
@@ -271,6 +272,7 @@ int ball_invariants(double t, const double *y, const double *yp, double *out,
 
 static const char *ball_mode_name(void *user_data) {
   const ball_model *m = user_data;
+  if (m->event_capturing) return m->step_contact ? "contact" : "flight";
   return m->mode == BALL_FLIGHT ? "flight" : "contact";
 }
 
@@ -309,6 +311,7 @@ int ball_create(const ball_params *p, mbdae_form form, ball_model **out) {
   if (!rc) rc = mbdae_problem_set_event_handler(pr, ball_event);
   if (!rc) rc = mbdae_problem_set_invariants(pr, BALL_NINV, ball_inv_names, ball_invariants);
   if (!rc) rc = mbdae_problem_set_mode_name(pr, ball_mode_name);
+  if (!rc && form == MBDAE_FORM_ODE) rc = ball_set_mechanics(m);
   if (rc) {
     ball_free(&m);
     return rc;
@@ -329,6 +332,8 @@ int ball_initial_state(ball_model *m, double t0, double *y, double *yp) {
   m->impacts = 0;
   m->rest_time = -1.0;
   m->release_time = -1.0;
+  m->step_contact = 0;
+  m->step_force = 0.0;
   y[BALL_Q] = m->p.h0;
   y[BALL_V] = m->p.v0;
   m->mode = (m->p.h0 == 0.0 && m->p.v0 == 0.0 && resting_force(&m->p, t0) > 0.0)

@@ -1,0 +1,68 @@
+/* nonsmooth.h - the one-step nonsmooth problem of the Moreau-Jean scheme
+ * (and of its position projection), solved sparsely:
+ *
+ *     W v = r + G^T P
+ *     unilateral rows i < nu in the index set:  w_i = G_i v + b_i,
+ *                                               0 <= P_i  complementary  w_i >= 0
+ *     bilateral rows i >= nu:                   G_i v + b_i = 0
+ *     rows outside the index set:               P_i = 0
+ *
+ * W (nv x nv, symmetric positive definite, CSC) and G (nc x nv, CSR) have
+ * fixed patterns: the KKT matrix [W, -G^T; G_on, E] (E = eps on the rows
+ * taken as active, 1 on the others) is analysed by KLU once and only
+ * refactorised. A primal-dual active-set iteration (the semismooth Newton
+ * method on min(P, c w) = 0) decides the active rows, warm-started from the
+ * previous impulses; if it has not converged in max_iter iterations (or
+ * cycles), projected Gauss-Seidel finishes. Regularisation: an active row
+ * solves w_i = -eps_i P_i with eps_i = NS_EPS_REL D_ii (D = G W^-1 G^T), so
+ * a redundant set stays solvable and the added violation is NS_EPS_REL
+ * times the velocity jump the row's own impulse makes. */
+#ifndef MBDAE_NONSMOOTH_H
+#define MBDAE_NONSMOOTH_H
+
+#include <stddef.h>
+
+#include "mbdae/problem.h"
+
+/* Relative regularisation of active rows (see above). */
+#define NS_EPS_REL 1e-12
+/* Projected Gauss-Seidel sweeps allowed after the Newton iterations. */
+#define NS_PGS_SWEEPS 2000
+
+typedef struct ns_solver ns_solver;
+
+typedef struct ns_input {
+  const double *Wx;            /* W values in pattern order */
+  int w_changed;               /* 1: W differs from the previous call */
+  const double *Gx;            /* G values in pattern order */
+  const double *r;             /* nv */
+  const double *b;             /* nc */
+  const unsigned char *in_set; /* nc: 1 for rows of the index set (bilateral: always) */
+  double tol;                  /* relative to the largest free |w_i| of the set */
+  int max_iter;                /* active-set iterations */
+} ns_input;
+
+typedef struct ns_result {
+  int iterations;       /* active-set iterations (factorisations) */
+  int sweeps;           /* Gauss-Seidel sweeps (0 unless it fell back) */
+  int index_set;        /* rows in the index set */
+  int positive;         /* rows with P > 0 */
+  double residual;      /* max |min(D_ii P_i, w_i)| (bilateral |w_i|), velocity units */
+  double vref;          /* the scale the tolerance is relative to */
+} ns_result;
+
+/* A solver for the given patterns (copied). NULL on failure, msg filled. */
+ns_solver *ns_create(int nv, const mbdae_index *w_colptr, const mbdae_index *w_rowind,
+                     int nc, int nu, const mbdae_index *g_rowptr,
+                     const mbdae_index *g_colind, char *msg, size_t msglen);
+void ns_free(ns_solver **s);
+
+/* Solve. P holds the warm start on entry (rows outside the set are
+ * ignored) and the impulses on return; v receives the velocities.
+ * Returns 0, or < 0 with msg filled: -1 not converged (res holds the
+ * iterations and the residual reached), -2 a singular factorisation,
+ * -3 out of memory. */
+int ns_solve(ns_solver *s, const ns_input *in, double *v, double *P,
+             ns_result *res, char *msg, size_t msglen);
+
+#endif
