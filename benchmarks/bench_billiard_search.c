@@ -3,10 +3,14 @@
  * q2 = 7.5 cm (hartl-miller-mazzoleni §V, Table 1), for friction on/off and
  * drag on/off, as a function of the drive amplitude A (not in the paper).
  *
- * For each (A, friction, drag): a scan of e = 0.30, 0.32, ... up to the first
- * locked orbit higher than 0.075 m, then bisection (20 halvings) between it
- * and the previous e, where h is the mean collision height of the last 100
- * of N collisions after a drop from rest near the target orbit. A run counts as
+ * For each (A, friction, drag): a bracket [lo, hi] of e with a locked orbit
+ * higher than 0.075 m at hi and none at lo (both ends evaluated and checked),
+ * then bisection (20 halvings) keeping that property, where h is the mean
+ * collision height of the last 100 of N collisions after a drop from rest
+ * near the target orbit. The bracket is found by a scan e = 0.30, 0.32, ...
+ * 0.99 up to the first such orbit; when e = 0.30 already has one, the scan
+ * goes down (0.28, 0.26, ... 0.02) to the first e without. Without a
+ * bracket the line says so and gives no e. A run counts as
  * locked (stable period-one) when the last 100 heights and flight times vary
  * by less than 1 um / 1 us and the flight time is half the drive period.
  *
@@ -83,6 +87,9 @@ static result evaluate(double A, double e, int friction, int drag, int n) {
   return r;
 }
 
+/* the search's predicate: a locked orbit higher than the target */
+static int above(const result *r, double target) { return r->locked && r->h > target; }
+
 int main(int argc, char **argv) {
   int n = argc > 1 ? atoi(argv[1]) : 1500;
   double amps[32] = {4, 6, 8, 10, 12, 15};
@@ -93,27 +100,45 @@ int main(int argc, char **argv) {
   }
   const double target = 0.075;
   printf("# parabola 5.4 Hz, target collision height q2 = %.3f m, N = %d collisions\n", target, n);
-  printf("# A_mm friction drag e h_m h_range_m flight_s locked q2/q2max |u4|/u4max\n");
+  printf("# A_mm friction drag e h_m h_range_m flight_s locked q2/q2max |u4|/u4max "
+         "[e_lo: its orbit]\n");
   for (int ia = 0; ia < na; ++ia) {
     for (int fr = 1; fr >= 0; --fr)
       for (int dr = 1; dr >= 0; --dr) {
         double A = amps[ia] * 1e-3, lo = -1.0, hi = -1.0, hmax = 0.0;
-        /* scan upwards for the first locked orbit above the target; the
-         * drop can fall into other basins (chatter at the vertex, Fermi
-         * acceleration), so h(e) is not monotone over the whole range */
-        double eprev = 0.0;
-        for (double e = 0.30; e <= 0.99 + 1e-9; e += 0.02) {
-          result r = evaluate(A, e, fr, dr, n);
-          if (r.locked && r.h > hmax) hmax = r.h;
-          if (r.locked && r.h > target && eprev > 0.0) {
-            lo = eprev;
+        /* a bracket: above(hi) and !above(lo), both evaluated. The drop can
+         * fall into other basins (chatter at the vertex, Fermi
+         * acceleration), so h(e) is not monotone over the whole range and
+         * the scan keeps the first crossing upwards from 0.30 */
+        result r0 = evaluate(A, 0.30, fr, dr, n);
+        if (r0.locked) hmax = r0.h;
+        if (above(&r0, target)) {
+          hi = 0.30;
+          for (int k = 14; k >= 1; --k) { /* e = 0.28 .. 0.02 */
+            double e = 0.02 * k;
+            result r = evaluate(A, e, fr, dr, n);
+            if (!above(&r, target)) { lo = e; break; }
             hi = e;
-            break;
           }
-          eprev = e;
+          if (lo < 0.0) {
+            printf("%6.2f %d %d  no bracket: every e in [0.02, 0.30] gives a locked orbit "
+                   "above %.3f m (h = %.4f m at e = 0.30)\n", amps[ia], fr, dr, target, r0.h);
+            fflush(stdout);
+            continue;
+          }
+        } else {
+          double eprev = 0.30;
+          for (int k = 16; k <= 50; ++k) { /* e = 0.32 .. 1.00 */
+            double e = 0.02 * k > 0.99 ? 0.99 : 0.02 * k;
+            result r = evaluate(A, e, fr, dr, n);
+            if (r.locked && r.h > hmax) hmax = r.h;
+            if (above(&r, target)) { lo = eprev; hi = e; break; }
+            eprev = e;
+            if (e >= 0.99) break;
+          }
         }
         if (lo < 0.0) {
-          printf("%6.2f %d %d  no locked orbit above %.3f m for e in [0.30, 0.99] "
+          printf("%6.2f %d %d  no bracket: no locked orbit above %.3f m for e in [0.30, 0.99] "
                  "(highest locked orbit %.4f m)\n", amps[ia], fr, dr, target, hmax);
           fflush(stdout);
           continue;
@@ -121,13 +146,14 @@ int main(int argc, char **argv) {
         for (int it = 0; it < 20; ++it) {
           double mid = 0.5 * (lo + hi);
           result r = evaluate(A, mid, fr, dr, n);
-          if (r.locked && r.h > target) hi = mid;
+          if (above(&r, target)) hi = mid;
           else lo = mid;
         }
         double e = hi; /* the locked end of the final bracket */
-        result r = evaluate(A, e, fr, dr, n);
-        printf("%6.2f %d %d %.5f %.5f %.2e %.5f %d %.4f %.4f\n", amps[ia], fr, dr, e,
-               r.h, r.hrange, r.flight, r.locked, r.q2n, r.u4n);
+        result r = evaluate(A, e, fr, dr, n), rl = evaluate(A, lo, fr, dr, n);
+        printf("%6.2f %d %d %.5f %.5f %.2e %.5f %d %.4f %.4f  [%.6f: %s]\n", amps[ia], fr,
+               dr, e, r.h, r.hrange, r.flight, r.locked, r.q2n, r.u4n, lo,
+               rl.locked ? "locked lower" : "not locked");
         fflush(stdout);
       }
   }

@@ -35,6 +35,7 @@ typedef struct run_ctx {
   mbdae_output_ctx out;
   void *state[NWRITERS];
   int observed, opened, io_failed, prepend_t;
+  int nonfinite;                /* an output or invariant was NaN/inf (io_msg says which) */
   long every;
   double *row, *inv, *inv_seg;  /* series row, invariants now / at segment start */
   double *held;                 /* last skipped sample's row (every > 1) ... */
@@ -112,11 +113,22 @@ static int open_writers(run_ctx *c) {
   return rc;
 }
 
-static void track_invariants(run_ctx *c, double t, const double *y, const double *yp,
-                             const mbdae_event_record *ev) {
+/* No silent wrong answer (doc/engine.md): a NaN or inf that reaches an
+ * output fails the run with t and the column, whatever the writer. */
+static int nonfinite_fail(run_ctx *c, const char *what, const char *name, double v, double t) {
+  snprintf(c->io_msg, sizeof c->io_msg, "%s '%s' is %g at t = %.12g (model '%s')", what, name,
+           v, t, c->s->kind->name);
+  c->nonfinite = 1;
+  return -1;
+}
+
+static int track_invariants(run_ctx *c, double t, const double *y, const double *yp,
+                            const mbdae_event_record *ev) {
   mbdae_run_result *r = c->res;
-  if (r->ninv <= 0) return;
-  if (mbdae_problem_eval_invariants(c->problem, t, y, yp, c->inv) != MBDAE_OK) return;
+  if (r->ninv <= 0) return 0;
+  if (mbdae_problem_eval_invariants(c->problem, t, y, yp, c->inv) != MBDAE_OK) return 0;
+  for (int i = 0; i < r->ninv; ++i)
+    if (!isfinite(c->inv[i])) return nonfinite_fail(c, "invariant", r->inv[i].name, c->inv[i], t);
   for (int i = 0; i < r->ninv; ++i) {
     mbdae_run_invariant *v = &r->inv[i];
     if (ev && ev->inv_before && i < ev->ninv) { /* end of the smooth segment */
@@ -132,6 +144,7 @@ static void track_invariants(run_ctx *c, double t, const double *y, const double
     if (d > v->max_drift || isnan(d)) v->max_drift = d;
     v->end = c->inv[i];
   }
+  return 0;
 }
 
 static int make_row(run_ctx *c, double *dst, double t, const double *y, const double *yp) {
@@ -142,6 +155,12 @@ static int make_row(run_ctx *c, double *dst, double t, const double *y, const do
              c->s->kind->name, t);
     return -1;
   }
+  for (int i = 0; i < c->out.ncols; ++i)
+    if (!isfinite(dst[i])) {
+      char name[96];
+      snprintf(name, sizeof name, "%s [%s]", c->out.cols[i].name, c->out.cols[i].unit);
+      return nonfinite_fail(c, "output column", name, dst[i], t);
+    }
   return 0;
 }
 
@@ -164,7 +183,7 @@ static int observer(double t, const double *y, const double *yp,
                     const mbdae_event_record *ev, void *user_data) {
   run_ctx *c = user_data;
   c->observed = 1;
-  track_invariants(c, t, y, yp, ev);
+  if (track_invariants(c, t, y, yp, ev)) return -1;
   long k = -1;
   if (ev) {
     c->res->events++;
@@ -421,6 +440,7 @@ static void add_stats(mbdae_stats *a, const mbdae_stats *b) {
   a->wall_time += b->wall_time;
   a->t_reached = b->t_reached;
   a->last_step = b->last_step;
+  if (b->max_repair > a->max_repair || isnan(b->max_repair)) a->max_repair = b->max_repair;
 }
 
 /* The observer the engine sees: drops the repeated first sample of a
@@ -758,8 +778,16 @@ int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
     int no = k->outcomes(c.model, y, yp, res->outcomes, MBDAE_RUN_MAX_OUTCOMES);
     res->noutcomes = no < 0 ? 0 : no > MBDAE_RUN_MAX_OUTCOMES ? MBDAE_RUN_MAX_OUTCOMES : no;
     for (int i = 0; i < res->noutcomes; ++i) {
-      fix_text(res->outcomes[i].name, sizeof res->outcomes[i].name);
-      fix_text(res->outcomes[i].unit, sizeof res->outcomes[i].unit);
+      mbdae_outcome *oc = &res->outcomes[i];
+      fix_text(oc->name, sizeof oc->name);
+      fix_text(oc->unit, sizeof oc->unit);
+      if (isfinite(oc->value) || (oc->undefined && isnan(oc->value))) continue;
+      if (res->status == MBDAE_OK || res->status == MBDAE_STOPPED) {
+        res->status = MBDAE_ERR_NONFINITE;
+        snprintf(res->message, sizeof res->message,
+                 "outcome '%s' is %g at the end of the run (t = %.12g, model '%s')", oc->name,
+                 oc->value, res->stats.t_reached, k->name);
+      }
     }
   }
   if (!c.observed && (res->status == MBDAE_ERR_ARGUMENT || res->status == MBDAE_ERR_UNSUPPORTED ||
@@ -776,6 +804,7 @@ int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
   }
   if (res->status == MBDAE_ERR_CALLBACK && c.io_msg[0]) /* our own observer failed */
     snprintf(res->message, sizeof res->message, "%s", c.io_msg);
+  if (res->status == MBDAE_ERR_CALLBACK && c.nonfinite) res->status = MBDAE_ERR_NONFINITE;
   rc = res->status;
   if (res->status < 0) copy_err(err, errlen, res->message);
   if (cfg->out_dir && !c.opened && open_writers(&c)) {

@@ -93,6 +93,7 @@ static int summary_finish(void *state, const mbdae_output_ctx *c, mbdae_run_resu
   kv_long(f, "    ", "root_evals", st->root_evals, 1);
   kv_long(f, "    ", "events", st->events, 1);
   kv_long(f, "    ", "calcic_fallbacks", st->calcic_fallbacks, 1);
+  kv_num(f, "    ", "max_repair", st->max_repair, 1);
   kv_num(f, "    ", "last_step", st->last_step, 1);
   if (s->options.method == MBDAE_METHOD_MOREAU) {
     kv_long(f, "    ", "nonsmooth_iters", st->nonsmooth_iters, 1);

@@ -18,6 +18,7 @@ void mbdae_outcome_set(mbdae_outcome *o, const char *name, const char *unit,
   snprintf(o->name, sizeof o->name, "%s", name);
   snprintf(o->unit, sizeof o->unit, "%s", unit);
   o->value = value;
+  o->undefined = 0;
 }
 
 int mbdae_param_error_build_failed(mbdae_param_error *err, const char *what,

@@ -191,6 +191,51 @@ static int eval_invariants(mbdae_engine *e, double *out) {
   return rc < 0 ? MBDAE_ERR_CALLBACK : MBDAE_OK;
 }
 
+/* No silent wrong answer: a NaN or inf in the state (after a step or an
+ * event map) or in an invariant ends the run, naming t and the component,
+ * whichever backend produced it. */
+static int check_finite_state(mbdae_engine *e, const char *where) {
+  const int dae = e->p->form == MBDAE_FORM_DAE;
+  for (int i = 0; i < e->n; ++i) {
+    const double *v = !isfinite(e->y[i]) ? e->y : dae && !isfinite(e->yp[i]) ? e->yp : NULL;
+    if (!v) continue;
+    snprintf(e->msg, sizeof e->msg,
+             "non-finite state %s at t=%.12g in mode '%s': %s[%d] = %g", where, e->t,
+             mbdae_engine_mode(e), v == e->y ? "y" : "yp", i, v[i]);
+    return MBDAE_ERR_NONFINITE;
+  }
+  return MBDAE_OK;
+}
+
+static int check_finite_invariants(mbdae_engine *e, const double *inv, const char *where) {
+  const mbdae_problem *p = e->p;
+  for (int i = 0; i < p->ninv; ++i)
+    if (!isfinite(inv[i])) {
+      snprintf(e->msg, sizeof e->msg, "invariant '%s' is %g %s at t=%.12g in mode '%s'",
+               p->inv_names && p->inv_names[i] ? p->inv_names[i] : "?", inv[i], where,
+               e->t, mbdae_engine_mode(e));
+      return MBDAE_ERR_NONFINITE;
+    }
+  return MBDAE_OK;
+}
+
+/* The largest repair the handler reported (problem_repair.c) against the
+ * problem's stated tolerance. */
+static int check_repair(mbdae_engine *e, mbdae_stats *stats, const char *label,
+                        const char *mode) {
+  const mbdae_problem *p = e->p;
+  double r = p->repair_max;
+  if (r > stats->max_repair) stats->max_repair = r;
+  if (r <= p->repair_tol) return MBDAE_OK;
+  snprintf(e->msg, sizeof e->msg,
+           "event '%s' at t=%.12g in mode '%s' repaired %s by %.6g, more than the "
+           "model's tolerance %.3g: a contact or constraint was missed, not located "
+           "(no silent repair)", label, e->t, mode,
+           p->repair_what ? p->repair_what : "the state", r, p->repair_tol);
+  stats->max_repair = isnan(r) ? r : stats->max_repair;
+  return MBDAE_ERR_INCONSISTENT;
+}
+
 typedef struct event_state {
   int *dirs;
   double *inv_before, *inv_after;
@@ -224,19 +269,25 @@ static int handle_event(mbdae_engine *e, event_state *s, mbdae_stats *stats,
   rc = observe(e, NULL); /* the pre-event state, so plots show the jump */
   if (rc != MBDAE_OK) return rc;
   rc = eval_invariants(e, s->inv_before);
+  if (rc == MBDAE_OK) rc = check_finite_invariants(e, s->inv_before, "before an event");
   if (rc != MBDAE_OK) return rc;
   snprintf(s->mode_before, sizeof s->mode_before, "%s", mbdae_engine_mode(e));
 
   mbdae_event_info info;
   memset(&info, 0, sizeof info);
   double *yp = p->form == MBDAE_FORM_DAE ? e->yp : NULL;
+  mbdae_problem_repair_reset(e->p);
   int action = p->event(e->t, e->y, yp, s->dirs, &info, p->user_data);
+  rc = check_repair(e, stats, info.label ? info.label : "root", s->mode_before);
+  if (rc != MBDAE_OK) return rc;
   if (action < 0) {
     snprintf(e->msg, sizeof e->msg,
              "event handler failed (status %d) at t=%.12g in mode '%s'", action,
              e->t, s->mode_before);
     return MBDAE_ERR_CALLBACK;
   }
+  rc = check_finite_state(e, "after an event");
+  if (rc != MBDAE_OK) return rc;
   if (info.ndata < 0 || info.ndata > MBDAE_EVENT_DATA_MAX) info.ndata = 0;
   stats->events++;
   /* events of earlier segments count too (mbdae_carry) */
@@ -269,6 +320,7 @@ static int handle_event(mbdae_engine *e, event_state *s, mbdae_stats *stats,
     if (rc != MBDAE_OK) return rc;
   }
   rc = eval_invariants(e, s->inv_after);
+  if (rc == MBDAE_OK) rc = check_finite_invariants(e, s->inv_after, "after an event");
   if (rc != MBDAE_OK) return rc;
   snprintf(s->mode_after, sizeof s->mode_after, "%s", mbdae_engine_mode(e));
 
@@ -327,6 +379,9 @@ static int run_loop(mbdae_engine *e, mbdae_stats *stats) {
     if (tout > o->t_end || o->t_end - tout < 1e-12 * span) tout = o->t_end;
     int root = 0;
     rc = e->ops->advance(e, tout, &root);
+    if (rc < 0 && e->nonfinite_root) /* whichever backend: the root's note first */
+      rc = mbdae_engine_nonfinite_failure(e, rc) < 0 ? MBDAE_ERR_NONFINITE : rc;
+    if (rc == MBDAE_OK) rc = check_finite_state(e, "after a step");
     if (rc != MBDAE_OK) break;
     if (root) {
       rc = handle_event(e, &s, stats, &stop);
@@ -426,6 +481,7 @@ int mbdae_run(mbdae_problem *p, const mbdae_options *o, double *y, double *yp,
   if (e.backend) e.ops->stats(&e, &bs);
   bs.events = stats->events;
   bs.calcic_fallbacks = stats->calcic_fallbacks;
+  bs.max_repair = stats->max_repair;
   *stats = bs;
   if (rc < 0 && msg[0] == '\0')
     snprintf(msg, msglen, "%s", e.msg[0] ? e.msg : mbdae_status_message(rc));

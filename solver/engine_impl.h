@@ -60,6 +60,7 @@ struct mbdae_engine {
   char sundials_msg[256];    /* last message from SUNDIALS' error handler */
   char nonfinite[192];       /* first NaN/inf a callback returned since the
                                 last advance (callback_check.c), "" if none */
+  int nonfinite_root;        /* a root function returned NaN/inf (root_mask.c) */
 };
 
 /* SUNDIALS error handler: keep the message for the failure report instead of

@@ -24,7 +24,14 @@ struct mbdae_problem {
   mbdae_invariant_fn invariants;
   mbdae_mode_name_fn mode_name;
   struct mbdae_mechanics *mech; /* second-order form (mechanics.h), NULL if none */
+  /* repairs reported by the event handler (problem_repair.c) */
+  double repair_tol;          /* the largest allowed */
+  double repair_max;          /* the largest since the engine's last reset */
+  const char *repair_what;    /* what it repaired (static string) */
 };
+
+/* The engine, before each event handler call: forget earlier reports. */
+void mbdae_problem_repair_reset(mbdae_problem *p);
 
 /* Expand the sparse Jacobian at (t, y, yp) into a dense column-major array. */
 int mbdae_problem_eval_jacobian_sparse_dense(const mbdae_problem *p, double t,

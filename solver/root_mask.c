@@ -36,7 +36,17 @@ int mbdae_engine_roots(mbdae_engine *e, double t, const double *y,
   const mbdae_problem *p = e->p;
   int rc = p->roots(t, y, yp, g, p->user_data);
   if (rc != 0) return rc;
-  for (int i = 0; i < p->nroots; ++i) g[i] = masked_value(&e->mask[i], g[i]);
+  for (int i = 0; i < p->nroots; ++i) {
+    if (!isfinite(g[i])) { /* no crossing can be located on it: fatal */
+      if (!e->nonfinite[0])
+        snprintf(e->nonfinite, sizeof e->nonfinite,
+                 "the model's root function returned %s in g[%d] at t=%.12g",
+                 isnan(g[i]) ? "NaN" : "inf", i, t);
+      e->nonfinite_root = 1;
+      return -1;
+    }
+    g[i] = masked_value(&e->mask[i], g[i]);
+  }
   return 0;
 }
 

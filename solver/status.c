@@ -19,6 +19,7 @@ static const status_entry status_table[] = {
   {MBDAE_ERR_PARAMETER, "MBDAE_ERR_PARAMETER", "non-finite or non-physical parameter"},
   {MBDAE_ERR_TOO_MUCH_WORK, "MBDAE_ERR_TOO_MUCH_WORK", "step limit reached"},
   {MBDAE_ERR_NOT_FOUND, "MBDAE_ERR_NOT_FOUND", "not found"},
+  {MBDAE_ERR_NONFINITE, "MBDAE_ERR_NONFINITE", "a state, output, invariant or outcome is not finite"},
 };
 
 static const status_entry *status_lookup(int code) {

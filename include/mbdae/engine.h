@@ -195,6 +195,8 @@ typedef struct mbdae_stats {
                                 one step (includes the work of non-potential forces) */
   double work_impulses;      /**< moreau: total work of the constraint impulses (<= 0) */
   double dissipated_scheme;  /**< moreau: total numerical damping (theta - 1/2) |dv|_M^2 */
+  double max_repair;         /**< largest repair an event handler reported
+                                (mbdae_problem_report_repair), 0 if none */
 } mbdae_stats;
 
 /** @brief Integrate from o->t0 to o->t_end.

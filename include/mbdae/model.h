@@ -71,6 +71,9 @@ typedef struct mbdae_outcome {
   char name[64];        /**< name (summary.json key) */
   char unit[24];        /**< unit ("" if none) */
   double value;         /**< the value */
+  int undefined;        /**< 1: not defined for this run (value NaN, written as
+                             null: a mean over no collisions); a NaN or inf
+                             value without it fails the run */
 } mbdae_outcome;
 
 /** A plot the driver renders with gnuplot. ycols is a comma-separated list of

@@ -161,6 +161,36 @@ int mbdae_problem_set_invariants(mbdae_problem *p, int ninv,
  * @return MBDAE_OK or MBDAE_ERR_ARGUMENT */
 int mbdae_problem_set_mode_name(mbdae_problem *p, mbdae_mode_name_fn f);
 
+/** @brief State the largest repair of the state an event handler of this
+ *         problem may make (a penetration removed by moving a body back onto
+ *         a surface, a projection onto held constraints).
+ *
+ * A repair is legitimate only at the size of the root location's error; a
+ * larger one means a contact was missed (a root masked, a step across a
+ * surface) and "putting the body back" would hide a wrong answer. A handler
+ * reports each repair with mbdae_problem_report_repair(); the engine fails
+ * the event when one exceeds this tolerance (doc/engine.md, "Repairs").
+ * @param p   the problem
+ * @param tol the tolerance (> 0, in the units of what is repaired: metres
+ *            for a penetration); 0, the default, allows none
+ * @return MBDAE_OK or MBDAE_ERR_ARGUMENT (NULL, tol negative or not finite) */
+int mbdae_problem_set_repair_tolerance(mbdae_problem *p, double tol);
+/** @brief The tolerance set with mbdae_problem_set_repair_tolerance().
+ * @param p the problem
+ * @return the tolerance (0 when none was set or p is NULL) */
+double mbdae_problem_repair_tolerance(const mbdae_problem *p);
+/** @brief Report, from an event handler, that the state was repaired.
+ *
+ * The engine keeps the largest size reported during one handler call and,
+ * when it exceeds the tolerance (or is not finite), ends the run with
+ * MBDAE_ERR_INCONSISTENT naming the event, t, what and the size.
+ * @param p    the problem
+ * @param size the size of the repair (e.g. the penetration depth removed)
+ * @param what a static string naming it ("penetration of segment 2")
+ * @return MBDAE_OK within the tolerance, MBDAE_ERR_INCONSISTENT beyond it
+ *         (the handler may stop at once and return it), MBDAE_ERR_ARGUMENT */
+int mbdae_problem_report_repair(mbdae_problem *p, double size, const char *what);
+
 /** @brief The invariants declared with mbdae_problem_set_invariants().
  * @param p     the problem
  * @param names when not NULL, receives their names

@@ -26,7 +26,8 @@ enum {
   MBDAE_ERR_UNSUPPORTED = -10,/**< a method/formulation combination that does not exist */
   MBDAE_ERR_PARAMETER = -11,  /**< a non-finite or non-physical parameter */
   MBDAE_ERR_TOO_MUCH_WORK = -12, /**< the step limit was reached before the output time */
-  MBDAE_ERR_NOT_FOUND = -13   /**< a named model, case or key does not exist */
+  MBDAE_ERR_NOT_FOUND = -13,  /**< a named model, case or key does not exist */
+  MBDAE_ERR_NONFINITE = -14   /**< a state, output, invariant or outcome is NaN or inf */
 };
 
 /** @brief Symbolic name of a status code.

@@ -231,6 +231,7 @@ int ball_event(double t, double *y, double *yp, const int *dirs,
         rest = 2.0 * vp / (geff * (1.0 - p->e)) < p->zeno_time;
       if (geff <= 0.0) rest = 0; /* the lift would pull it off at once */
       m->impacts++;
+      mbdae_problem_report_repair(m->problem, y[BALL_Q], "the height at impact (m)");
       y[BALL_Q] = 0.0;
       if (rest) {
         m->mode = BALL_CONTACT;
@@ -312,6 +313,11 @@ int ball_create(const ball_params *p, mbdae_form form, ball_model **out) {
   if (!rc) rc = mbdae_problem_set_invariants(pr, BALL_NINV, ball_inv_names, ball_invariants);
   if (!rc) rc = mbdae_problem_set_mode_name(pr, ball_mode_name);
   if (!rc && form == MBDAE_FORM_ODE) rc = ball_set_mechanics(m);
+  /* the height at a located impact is ~ the root's round-off: far below a
+   * millionth of the height reached (h0 + v0^2/(2 g)) */
+  if (!rc)
+    rc = mbdae_problem_set_repair_tolerance(
+        pr, 1e-6 * (p->h0 + 0.5 * p->v0 * p->v0 / p->g) + 1e-12);
   if (rc) {
     ball_free(&m);
     return rc;

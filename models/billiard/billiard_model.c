@@ -509,6 +509,8 @@ static int outcomes(mbdae_model *m, const double *y, const double *yp,
     snprintf(out[i].name, sizeof out[i].name, "%s", nm[i][0]);
     snprintf(out[i].unit, sizeof out[i].unit, "%s", nm[i][1]);
     out[i].value = v[i];
+    /* no collision (or no finite tail value) yet: not defined, not wrong */
+    out[i].undefined = isnan(v[i]) && (i >= 2 && i <= 6);
   }
   return n;
 }

@@ -27,6 +27,12 @@ typedef struct ravine_params {
   double v_rest;               /* post-impact normal speed below which contact persists */
 } ravine_params;
 
+/* Resolution of the gap roots, in units of b: the grazing bias, and the
+ * Zeno rule's smallest hop (a rebound whose hop v^2/(2 g n_y) stays below
+ * it ends in contact, so the rule stops bouncing at a separation speed of
+ * max(v_rest, sqrt(2 g n_y RAVINE_GAP_RESOLUTION b)); doc/ravine.md sec. 6). */
+#define RAVINE_GAP_RESOLUTION 1e-6
+
 /* Piecewise-planar terrain in the x-y plane, extruded along z. Segment k
  * joins vertex k to k+1; the first and last segments extend as rays. */
 typedef struct ravine_terrain {

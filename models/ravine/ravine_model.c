@@ -9,6 +9,8 @@
 #include "ravine/ravine.h"
 
 #define NY 9
+/* largest penetration (in units of b) an event may remove (doc/ravine.md) */
+#define RAVINE_REPAIR_TOL 1e-4
 #define NEVDATA 12
 
 typedef struct ravine_model {
@@ -20,6 +22,7 @@ typedef struct ravine_model {
   mbdae_problem *problem;
   int nroots;            /* nseg gap roots + 7 */
   double *bias;          /* per segment: offset of a gap root just left grazing */
+  double gap_res;        /* resolution of the gap roots (RAVINE_GAP_RESOLUTION b) */
   /* outcomes */
   int crossed, rebound;
   double t_cross, h_max, E0;
@@ -142,16 +145,60 @@ static double slip_scale(const ravine_model *M, const double *y) {
  * `bias` higher until the next event: touchdown there is then detected at a
  * penetration of at most 1e-6 b. Impact separations are masked by the engine. */
 static void bias_grazing(ravine_model *M, const double *y) {
-  const double b = M->s.b;
+  const double b = M->s.b, res = M->gap_res;
   for (int k = 0; k < M->T.nseg; ++k) {
     double px, py; int part;
     double d = ravine_segment_distance(&M->T, k, y[0], y[1], &px, &py, &part);
-    if (d - b > 1e-6 * b || d - b < -1e-6 * b) continue;
+    if (d - b > res || d - b < -res) continue;
     double nx = part ? (y[0] - px) / d : M->T.nx[k];
     double ny = part ? (y[1] - py) / d : M->T.ny[k];
     if (y[3] * nx + y[4] * ny >= M->p.v_rest) continue;
-    M->bias[k] = 1e-6 * b;
+    M->bias[k] = res;
   }
+}
+
+/* Outward normal of feature k at the centre (x, y): the plane's, or from
+ * the nearest end point (an edge); its gap d - b in *gap. */
+static void feature_normal(const ravine_model *M, int k, const double *y, double *n,
+                           double *gap, int *part) {
+  double px, py;
+  double d = ravine_segment_distance(&M->T, k, y[0], y[1], &px, &py, part);
+  n[0] = *part ? (y[0] - px) / d : M->T.nx[k];
+  n[1] = *part ? (y[1] - py) / d : M->T.ny[k];
+  *gap = d - M->s.b;
+}
+
+/* A penetration of depth -gap (root located a hair late, grazing bias) is
+ * removed by moving the centre out along n, and the potential energy this
+ * costs is paid from the kinetic energy (velocities scaled), so no event
+ * adds energy. The repair is reported to the engine, which fails the event
+ * when it exceeds the model's tolerance: a contact missed and "put back"
+ * later would otherwise be a silent wrong answer. */
+static void repair_penetration(ravine_model *M, double *y, double gap, const double *n) {
+  if (!(gap < 0.0)) return;
+  mbdae_problem_report_repair(M->problem, -gap, "a penetration of the terrain (m)");
+  double Eb0 = energy(M, y);
+  y[0] -= gap * n[0];
+  y[1] -= gap * n[1];
+  double dE = energy(M, y) - Eb0;
+  double K = Eb0 - M->s.m * M->g * (y[1] + gap * n[1]);
+  if (dE > 0.0 && K > dE) {
+    double f = sqrt(1.0 - dE / K);
+    for (int i = 3; i < 9; ++i) y[i] *= f;
+  }
+}
+
+/* Zeno rule: a rebound ends in contact when its separation speed is below
+ * v_rest, or when its hop, v^2 / (2 a) with a the normal acceleration of a
+ * free flight towards the surface (gravity, less the centripetal term over
+ * an edge), would not rise above the gap roots' resolution: such a hop
+ * cannot be followed (its gap is integration noise: a spurious crossing
+ * left the sphere falling through the decline with v_rest = 1e-4) and
+ * ending it changes the motion by less than the resolution. */
+static int rebound_ends(const ravine_model *M, const double *n, double vsep, double vt, int edge) {
+  if (vsep < M->p.v_rest) return 1;
+  double a = M->g * n[1] - (edge ? vt * vt / M->s.b : 0.0);
+  return a > 0.0 && vsep * vsep < 2.0 * a * M->gap_res;
 }
 
 /* Contact with feature (vertex or plane) at state y: snap to the surface,
@@ -162,6 +209,10 @@ static int enter_contact(ravine_model *M, double *y, int vertex, int feature) {
   double n[3], t[3], gap;
   ravine_contact_frame(&M->T, &c, M->s.b, y, n, t, &gap);
   double vn = y[3] * n[0] + y[4] * n[1];
+  if (gap < 0.0)
+    mbdae_problem_report_repair(M->problem, -gap, "a penetration of the terrain (m)");
+  else
+    mbdae_problem_report_repair(M->problem, gap, "a gap closed on entering contact (m)");
   y[0] -= gap * n[0]; y[1] -= gap * n[1];
   y[3] -= vn * n[0]; y[4] -= vn * n[1];
   double f[NY], N, F[3], sl[3];
@@ -216,17 +267,7 @@ static int apply_one_impact(ravine_model *M, double *y, mbdae_event_info *info) 
    * put the sphere back on the surface, so that the engine's mask of this
    * root starts from zero, and pay the potential energy this costs from the
    * kinetic energy, so the event can never add energy */
-  if (bgap < 0.0) {
-    double Eb0 = energy(M, y);
-    y[0] -= bgap * bn[0];
-    y[1] -= bgap * bn[1];
-    double dE = energy(M, y) - Eb0;
-    double K = Eb0 - M->s.m * M->g * (y[1] + bgap * bn[1]);
-    if (dE > 0.0 && K > dE) {
-      double f = sqrt(1.0 - dE / K);
-      for (int i = 3; i < 9; ++i) y[i] *= f;
-    }
-  }
+  repair_penetration(M, y, bgap, bn);
   /* contact frame: c1 = t = n x z, c2 = n, c3 = z (right-handed) */
   double n[3] = {bn[0], bn[1], 0.0}, t[3] = {bn[1], -bn[0], 0.0};
   double u1[6], u2[6], S[3];
@@ -257,9 +298,9 @@ static int apply_one_impact(ravine_model *M, double *y, mbdae_event_info *info) 
   d[8] = stick;
   d[9] = Eb; d[10] = energy(M, y);
   d[11] = (double)M->c.mode;
-  /* Zeno rule: a separation slower than v_rest ends the bouncing */
+  /* Zeno rule: a slow separation ends the bouncing */
   M->c.mode = RAVINE_FLIGHT;
-  if (u2[4] < M->p.v_rest) {
+  if (rebound_ends(M, n, u2[4], u2[3], bvert)) {
     if (enter_contact(M, y, bvert, bfeat)) M->c.mode = RAVINE_FLIGHT;
   }
   return 1;
@@ -282,7 +323,7 @@ static int handler(double t, double *y, double *yp, const int *dirs,
     info->label = "crossed";
     return MBDAE_EVENT_STOP;
   }
-  int any_gap = 0;
+  int any_gap = 0, graze = 0;
   for (int k = 0; k < T->nseg; ++k) if (dirs[k] < 0) any_gap = 1;
   if (any_gap) {
     int applied = 0;
@@ -291,7 +332,21 @@ static int handler(double t, double *y, double *yp, const int *dirs,
       if (!apply_one_impact(M, y, it == 0 ? info : &tmp)) break;
       applied = 1;
     }
-    if (!applied) { info->label = "graze"; return MBDAE_EVENT_NOCHANGE; }
+    if (!applied) {
+      /* a gap root crossed without approach: integration noise on a hop
+       * or a tangential departure. Continuing with the root below zero
+       * would hide the next touchdown (the sphere fell through the
+       * decline), so the sphere is put back on the surface (a reported
+       * repair) and the root biased above zero until the next event. */
+      info->label = "graze";
+      graze = 1;
+      for (int k = 0; k < T->nseg; ++k) {
+        if (dirs[k] >= 0) continue;
+        double n[2], gap; int part;
+        feature_normal(M, k, y, n, &gap, &part);
+        repair_penetration(M, y, gap, n);
+      }
+    }
   } else if (M->c.mode != RAVINE_FLIGHT && r[R_NORMAL] < 0) {
     M->c.mode = RAVINE_FLIGHT;
     info->label = "leave";
@@ -342,6 +397,8 @@ static int handler(double t, double *y, double *yp, const int *dirs,
   /* biases change only where the integrator is re-initialised */
   for (int k = 0; k < T->nseg; ++k) M->bias[k] = 0.0;
   if (M->c.mode == RAVINE_FLIGHT) bias_grazing(M, y);
+  for (int k = 0; graze && k < T->nseg; ++k)
+    if (dirs[k] < 0) M->bias[k] = M->gap_res;
   track_height(M, y);
   if (M->p.stop_on_rebound && y[0] > T->x_climb - M->s.b && y[3] < 0.0) {
     M->rebound = 1;
@@ -391,7 +448,7 @@ static const mbdae_param_spec ravine_specs[] = {
   {"stop_on_rebound", MBDAE_PARAM_BOOL, offsetof(ravine_params, stop_on_rebound), 0,
    1.0, 0.0, 1.0, 0, NULL, 0, "-", "stop when moving back (v_x < 0) beyond the lowest point (hartl 4.1)"},
   RP("v_rest", v_rest, 0, 1e-2, 0.0, HUGE_VAL, "m/s",
-     "Zeno rule: contact persists when the separation speed is below this"),
+     "Zeno rule: contact persists when the separation speed is below this (or its hop below 1e-6 b)"),
 };
 enum { RAVINE_NPARAMS = (int)(sizeof ravine_specs / sizeof ravine_specs[0]) };
 
@@ -478,6 +535,7 @@ static int create(const void *params, mbdae_options *o, mbdae_model **model,
   M->g = M->p.g;
   M->lambda = 5.0 * sqrt(M->g / M->p.b);
   M->nroots = M->T.nseg + R_COUNT;
+  M->gap_res = RAVINE_GAP_RESOLUTION * M->p.b;
   M->bias = calloc((size_t)M->T.nseg, sizeof(double));
   if (!M->bias) { model_free(M); return MBDAE_ERR_MEMORY; }
   /* a just-handled root stays masked until the state is clearly past it:
@@ -494,7 +552,9 @@ static int create(const void *params, mbdae_options *o, mbdae_model **model,
       mbdae_problem_set_roots(M->problem, M->nroots, roots) ||
       mbdae_problem_set_event_handler(M->problem, handler) ||
       mbdae_problem_set_invariants(M->problem, 1, inv_names, invariants) ||
-      mbdae_problem_set_mode_name(M->problem, mode_name)) {
+      mbdae_problem_set_mode_name(M->problem, mode_name) ||
+      /* penetrations at located roots: the bias and band, ~1e-6 b */
+      mbdae_problem_set_repair_tolerance(M->problem, RAVINE_REPAIR_TOL * M->p.b)) {
     model_free(M);
     return MBDAE_ERR_MEMORY;
   }

@@ -18,6 +18,12 @@
 #ifndef MBDAE_MODELS_WHEEL_H
 #define MBDAE_MODELS_WHEEL_H
 
+/* largest projection (in units of r) an event may make (doc/wheel.md) */
+#define WHEEL_REPAIR_TOL 1e-4
+/* smallest hop (in units of r) a rebound may make before the Zeno rule
+ * holds the contact: above the 3e-8 r the root guards move (doc/wheel.md) */
+#define WHEEL_GAP_RESOLUTION 1e-7
+
 #include "mbdae/model.h"
 
 typedef struct wheel_params {
