@@ -54,7 +54,10 @@ if(MBDAE_SANITIZE)
 endif()
 
 # --- the two installable variants of libmbdae --------------------------------
-set_target_properties(mbdae mbdae_validation PROPERTIES POSITION_INDEPENDENT_CODE ON)
+# Compiled with hidden visibility: libmbdae.so exports only what the public
+# headers mark MBDAE_EXPORT (include/mbdae/export.h), all named mbdae_*.
+set_target_properties(mbdae mbdae_validation PROPERTIES POSITION_INDEPENDENT_CODE ON
+  C_VISIBILITY_PRESET hidden)
 set(MBDAE_LIBRARY_OBJECTS $<TARGET_OBJECTS:mbdae> $<TARGET_OBJECTS:mbdae_validation>)
 
 add_library(mbdae_shared SHARED ${MBDAE_LIBRARY_OBJECTS})
@@ -71,7 +74,10 @@ endforeach()
 set_target_properties(mbdae_shared PROPERTIES EXPORT_NAME mbdae_shared
   VERSION ${PROJECT_VERSION} SOVERSION ${MBDAE_SOVERSION})
 set_target_properties(mbdae_static PROPERTIES EXPORT_NAME mbdae_static)
-target_link_libraries(mbdae_shared PRIVATE mbdae_deps_solver m)
+# libm is in the link interface: the public headers are used with <math.h>
+# (HUGE_VAL bounds in parameter schemas, models' own sin/sqrt), and a
+# consumer of mbdae::mbdae or `pkg-config --libs mbdae` links it.
+target_link_libraries(mbdae_shared PRIVATE mbdae_deps_solver PUBLIC m)
 # Every symbol of libmbdae.so must resolve in the library and its dependencies.
 target_link_options(mbdae_shared PRIVATE -Wl,--no-undefined)
 # The static archive's link interface: our dependency target in the build

@@ -7,6 +7,8 @@
 #ifndef MBDAE_ENGINE_H
 #define MBDAE_ENGINE_H
 
+#include "mbdae/export.h"
+
 #include <stddef.h>
 #include "mbdae/problem.h"
 
@@ -169,7 +171,7 @@ typedef struct mbdae_options {
  * atol 1e-10, rk4_step 1e-3, max_steps 100000, window 1000 events per 1e-9;
  * moreau: theta 1/2, step 1e-3, activation 1/2, tolerance 1e-10, 50 iterations.
  * @param o the options to fill (callbacks NULL) */
-void mbdae_options_default(mbdae_options *o);
+MBDAE_EXPORT void mbdae_options_default(mbdae_options *o);
 
 /** Statistics of a run (summed over its integrator restarts). */
 typedef struct mbdae_stats {
@@ -211,18 +213,18 @@ typedef struct mbdae_stats {
  * @param msglen size of msg
  * @return MBDAE_OK, MBDAE_STOPPED, or an error status (MBDAE_ERR_SOLVER,
  *         MBDAE_ERR_CALLBACK, MBDAE_ERR_EVENT_LIMIT, ...) */
-int mbdae_run(mbdae_problem *p, const mbdae_options *o, double *y, double *yp,
-              mbdae_stats *stats, char *msg, size_t msglen);
+MBDAE_EXPORT int mbdae_run(mbdae_problem *p, const mbdae_options *o, double *y, double *yp,
+                           mbdae_stats *stats, char *msg, size_t msglen);
 
 /** @brief Name of a method.
  * @param m the method
  * @return "ida", "cvode-bdf", "cvode-adams", "rk4", "moreau" or "unknown" (static) */
-const char *mbdae_method_name(mbdae_method m);
+MBDAE_EXPORT const char *mbdae_method_name(mbdae_method m);
 /** @brief Parse a method name.
  * @param s "ida", "cvode-bdf", "cvode-adams", "rk4" or "moreau"
  * @param m receives the method
  * @return 0, MBDAE_ERR_NOT_FOUND or MBDAE_ERR_ARGUMENT (NULL) */
-int mbdae_method_parse(const char *s, mbdae_method *m);
+MBDAE_EXPORT int mbdae_method_parse(const char *s, mbdae_method *m);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,8 @@
 #ifndef MBDAE_GEOMETRY_H
 #define MBDAE_GEOMETRY_H
 
+#include "mbdae/export.h"
+
 #include "mbdae/model.h"
 
 #ifdef __cplusplus
@@ -68,7 +70,7 @@ typedef struct mbdae_geometry_provider {
 /** @brief The geometry provider of a model kind.
  * @param kind the model kind name
  * @return the provider, or NULL when the kind has none (not animated) */
-const mbdae_geometry_provider *mbdae_geometry_find(const char *kind);
+MBDAE_EXPORT const mbdae_geometry_provider *mbdae_geometry_find(const char *kind);
 
 #ifdef __cplusplus
 }

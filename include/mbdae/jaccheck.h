@@ -4,6 +4,8 @@
 #ifndef MBDAE_JACCHECK_H
 #define MBDAE_JACCHECK_H
 
+#include "mbdae/export.h"
+
 #include "mbdae/problem.h"
 
 #ifdef __cplusplus
@@ -40,9 +42,9 @@ typedef struct mbdae_jac_check {
  * @param out      filled with the errors and the worst entries
  * @return MBDAE_OK, or an error status (no Jacobian, a failing callback,
  *         MBDAE_ERR_MEMORY) */
-int mbdae_jacobian_check(const mbdae_problem *p, double t, const double *y,
-                         const double *yp, double cj, double rel_step,
-                         double miss_tol, mbdae_jac_check *out);
+MBDAE_EXPORT int mbdae_jacobian_check(const mbdae_problem *p, double t, const double *y,
+                                      const double *yp, double cj, double rel_step,
+                                      double miss_tol, mbdae_jac_check *out);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,8 @@
  * cases, geometry.h the optional 3-D scenes for animation. */
 #ifndef MBDAE_H
 #define MBDAE_H
+
+#include "mbdae/export.h"
 #include "mbdae/status.h"
 #include "mbdae/problem.h"
 #include "mbdae/mechanics.h"

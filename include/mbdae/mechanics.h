@@ -26,6 +26,8 @@
 #ifndef MBDAE_MECHANICS_H
 #define MBDAE_MECHANICS_H
 
+#include "mbdae/export.h"
+
 #include "mbdae/problem.h"
 
 #ifdef __cplusplus
@@ -80,8 +82,8 @@ typedef int (*mbdae_impulse_fn)(double t, double h, const double *impulse,
  * @param vidx nv indices into y (copied)
  * @return MBDAE_OK, MBDAE_ERR_ARGUMENT (DAE form, sizes, an index out of
  *         range or used twice) or MBDAE_ERR_MEMORY */
-int mbdae_problem_set_mechanics(mbdae_problem *p, int nq, int nv,
-                                const int *qidx, const int *vidx);
+MBDAE_EXPORT int mbdae_problem_set_mechanics(mbdae_problem *p, int nq, int nv,
+                                             const int *qidx, const int *vidx);
 /** @brief Set the mass matrix: symmetric positive definite, nv x nv, on a
  *         fixed CSC pattern holding both triangles and the whole diagonal.
  * @param p        the problem (after mbdae_problem_set_mechanics())
@@ -92,21 +94,21 @@ int mbdae_problem_set_mechanics(mbdae_problem *p, int nq, int nv,
  *                 once); 0: it is evaluated at every step's start
  * @param mass     fills the values
  * @return MBDAE_OK, MBDAE_ERR_ARGUMENT (an invalid pattern) or MBDAE_ERR_MEMORY */
-int mbdae_problem_set_mass(mbdae_problem *p, mbdae_index nnz,
-                           const mbdae_index *colptr, const mbdae_index *rowind,
-                           int constant, mbdae_mass_fn mass);
+MBDAE_EXPORT int mbdae_problem_set_mass(mbdae_problem *p, mbdae_index nnz,
+                                        const mbdae_index *colptr, const mbdae_index *rowind,
+                                        int constant, mbdae_mass_fn mass);
 /** @brief Set the applied forces f(t, q, v).
  * @param p the problem (after mbdae_problem_set_mechanics())
  * @param f the forces
  * @return MBDAE_OK or MBDAE_ERR_ARGUMENT */
-int mbdae_problem_set_forces(mbdae_problem *p, mbdae_force_fn f);
+MBDAE_EXPORT int mbdae_problem_set_forces(mbdae_problem *p, mbdae_force_fn f);
 /** @brief Set the position update (optional; without it nq must equal nv and
  *         q_new = q + h v).
  * @param p the problem (after mbdae_problem_set_mechanics())
  * @param f the update
  * @return MBDAE_OK or MBDAE_ERR_ARGUMENT */
-int mbdae_problem_set_position_update(mbdae_problem *p,
-                                      mbdae_position_update_fn f);
+MBDAE_EXPORT int mbdae_problem_set_position_update(mbdae_problem *p,
+                                                   mbdae_position_update_fn f);
 /** @brief Set the constraints: nu unilateral rows g >= 0 with Newton
  *         restitution, then nb bilateral rows g = 0.
  * @param p           the problem (after mbdae_problem_set_mechanics())
@@ -120,28 +122,28 @@ int mbdae_problem_set_position_update(mbdae_problem *p,
  * @param restitution nu Newton coefficients in [0, 1] (copied; NULL: all 0)
  * @return MBDAE_OK, MBDAE_ERR_ARGUMENT (sizes, an invalid pattern, e outside
  *         [0, 1]) or MBDAE_ERR_MEMORY */
-int mbdae_problem_set_constraints(mbdae_problem *p, int nu, int nb,
-                                  mbdae_index nnz, const mbdae_index *rowptr,
-                                  const mbdae_index *colind, mbdae_gap_fn g,
-                                  mbdae_gap_jacobian_fn G,
-                                  const double *restitution);
+MBDAE_EXPORT int mbdae_problem_set_constraints(mbdae_problem *p, int nu, int nb,
+                                               mbdae_index nnz, const mbdae_index *rowptr,
+                                               const mbdae_index *colind, mbdae_gap_fn g,
+                                               mbdae_gap_jacobian_fn G,
+                                               const double *restitution);
 /** @brief Set the potential energy of the applied forces (optional; the
  *         energy ledger then reports kinetic + potential).
  * @param p the problem
  * @param V the potential
  * @return MBDAE_OK or MBDAE_ERR_ARGUMENT */
-int mbdae_problem_set_potential(mbdae_problem *p, mbdae_potential_fn V);
+MBDAE_EXPORT int mbdae_problem_set_potential(mbdae_problem *p, mbdae_potential_fn V);
 /** @brief Set the impulse observer (optional).
  * @param p the problem
  * @param f called after every step of the moreau backend
  * @return MBDAE_OK or MBDAE_ERR_ARGUMENT */
-int mbdae_problem_set_impulse_observer(mbdae_problem *p, mbdae_impulse_fn f);
+MBDAE_EXPORT int mbdae_problem_set_impulse_observer(mbdae_problem *p, mbdae_impulse_fn f);
 
 /** @brief Whether the problem declares the mechanical form method moreau
  *         needs (positions and velocities, mass, forces).
  * @param p the problem
  * @return 1 or 0 */
-int mbdae_problem_has_mechanics(const mbdae_problem *p);
+MBDAE_EXPORT int mbdae_problem_has_mechanics(const mbdae_problem *p);
 /** @brief Sizes of the mechanical form.
  * @param p  the problem
  * @param nq receives the number of positions (may be NULL)
@@ -149,8 +151,8 @@ int mbdae_problem_has_mechanics(const mbdae_problem *p);
  * @param nu receives the unilateral rows (may be NULL)
  * @param nb receives the bilateral rows (may be NULL)
  * @return MBDAE_OK, or MBDAE_ERR_ARGUMENT without a mechanical form */
-int mbdae_problem_mechanics_sizes(const mbdae_problem *p, int *nq, int *nv,
-                                  int *nu, int *nb);
+MBDAE_EXPORT int mbdae_problem_mechanics_sizes(const mbdae_problem *p, int *nq, int *nv,
+                                               int *nu, int *nb);
 
 /** Result of mbdae_mechanics_check(). */
 typedef struct mbdae_mechanics_check_result {
@@ -173,9 +175,9 @@ typedef struct mbdae_mechanics_check_result {
  * @param miss_tol an FD entry above it outside the pattern counts as a miss
  * @param out      the result
  * @return MBDAE_OK, MBDAE_ERR_ARGUMENT, MBDAE_ERR_CALLBACK or MBDAE_ERR_MEMORY */
-int mbdae_mechanics_check(const mbdae_problem *p, double t, const double *y,
-                          double rel_step, double miss_tol,
-                          mbdae_mechanics_check_result *out);
+MBDAE_EXPORT int mbdae_mechanics_check(const mbdae_problem *p, double t, const double *y,
+                                       double rel_step, double miss_tol,
+                                       mbdae_mechanics_check_result *out);
 
 #ifdef __cplusplus
 }

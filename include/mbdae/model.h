@@ -11,6 +11,8 @@
 #ifndef MBDAE_MODEL_H
 #define MBDAE_MODEL_H
 
+#include "mbdae/export.h"
+
 #include <stddef.h>
 #include "mbdae/engine.h"
 #include "mbdae/problem.h"
@@ -153,22 +155,22 @@ typedef struct mbdae_state_cursor {
  * @param c   the cursor (w set)
  * @param src the bytes
  * @param n   their count */
-void mbdae_state_put(mbdae_state_cursor *c, const void *src, size_t n);
+MBDAE_EXPORT void mbdae_state_put(mbdae_state_cursor *c, const void *src, size_t n);
 /** @brief Copy n bytes from the cursor's buffer to dst (load).
  * @param c   the cursor (r set)
  * @param dst destination
  * @param n   byte count */
-void mbdae_state_get(mbdae_state_cursor *c, void *dst, size_t n);
+MBDAE_EXPORT void mbdae_state_get(mbdae_state_cursor *c, void *dst, size_t n);
 /** @brief mbdae_state_put() when the cursor saves (w set), else
  *         mbdae_state_get(): one field list serves both.
  * @param c the cursor
  * @param p the field
  * @param n its size in bytes */
-void mbdae_state_io(mbdae_state_cursor *c, void *p, size_t n);
+MBDAE_EXPORT void mbdae_state_io(mbdae_state_cursor *c, void *p, size_t n);
 /** @brief Check that a save or load used the buffer exactly.
  * @param c the cursor
  * @return 0 when every byte was used exactly, else MBDAE_ERR_ARGUMENT */
-int mbdae_state_done(const mbdae_state_cursor *c);
+MBDAE_EXPORT int mbdae_state_done(const mbdae_state_cursor *c);
 
 /** @brief The usual `columns`/`event_columns` answer for a fixed table.
  * @param src  the table
@@ -176,16 +178,16 @@ int mbdae_state_done(const mbdae_state_cursor *c);
  * @param cols destination, or NULL to ask for the count
  * @param max  capacity of cols
  * @return n when cols is NULL, else how many entries were copied */
-int mbdae_columns_copy(const mbdae_column *src, int n, mbdae_column *cols,
-                       int max);
+MBDAE_EXPORT int mbdae_columns_copy(const mbdae_column *src, int n, mbdae_column *cols,
+                                    int max);
 
 /** @brief Fill one outcome (name and unit are cut to their fields).
  * @param o     the outcome
  * @param name  its name
  * @param unit  its unit ("" if none)
  * @param value its value */
-void mbdae_outcome_set(mbdae_outcome *o, const char *name, const char *unit,
-                       double value);
+MBDAE_EXPORT void mbdae_outcome_set(mbdae_outcome *o, const char *name, const char *unit,
+                                    double value);
 
 /** @brief The usual `create` failure report.
  * @param err  (may be NULL) gets the key "model" and the message
@@ -193,15 +195,15 @@ void mbdae_outcome_set(mbdae_outcome *o, const char *name, const char *unit,
  * @param what what could not be built
  * @param rc   the failing status
  * @return rc */
-int mbdae_param_error_build_failed(mbdae_param_error *err, const char *what,
-                                   int rc);
+MBDAE_EXPORT int mbdae_param_error_build_failed(mbdae_param_error *err, const char *what,
+                                                int rc);
 
 /** The registry of model kinds (NULL-terminated). */
-extern const mbdae_model_kind *const mbdae_model_kinds[];
+MBDAE_EXPORT extern const mbdae_model_kind *const mbdae_model_kinds[];
 /** @brief Find a model kind by name.
  * @param name the kind name
  * @return the kind, or NULL when the registry has none of that name */
-const mbdae_model_kind *mbdae_model_kind_find(const char *name);
+MBDAE_EXPORT const mbdae_model_kind *mbdae_model_kind_find(const char *name);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,8 @@
 #ifndef MBDAE_PROBLEM_H
 #define MBDAE_PROBLEM_H
 
+#include "mbdae/export.h"
+
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -77,49 +79,49 @@ typedef struct mbdae_problem mbdae_problem;
  * @param n    number of unknowns (> 0)
  * @param form MBDAE_FORM_DAE or MBDAE_FORM_ODE
  * @return the problem, or NULL (n <= 0 or out of memory) */
-mbdae_problem *mbdae_problem_create(int n, mbdae_form form);
+MBDAE_EXPORT mbdae_problem *mbdae_problem_create(int n, mbdae_form form);
 /** @brief Free a problem and set *problem to NULL.
  * @param problem address of the handle (NULL or *problem NULL: nothing to do) */
-void mbdae_problem_free(mbdae_problem **problem);
+MBDAE_EXPORT void mbdae_problem_free(mbdae_problem **problem);
 
 /** @brief Number of unknowns.
  * @param p the problem
  * @return n, or 0 when p is NULL */
-int mbdae_problem_size(const mbdae_problem *p);
+MBDAE_EXPORT int mbdae_problem_size(const mbdae_problem *p);
 /** @brief Number of root functions.
  * @param p the problem
  * @return nroots (0 without roots) */
-int mbdae_problem_root_count(const mbdae_problem *p);
+MBDAE_EXPORT int mbdae_problem_root_count(const mbdae_problem *p);
 /** @brief The problem's form.
  * @param p the problem
  * @return MBDAE_FORM_DAE or MBDAE_FORM_ODE */
-mbdae_form mbdae_problem_form(const mbdae_problem *p);
+MBDAE_EXPORT mbdae_form mbdae_problem_form(const mbdae_problem *p);
 
 /** @brief Set the pointer passed as user_data to every callback.
  * @param p         the problem
  * @param user_data the model's data (not owned)
  * @return MBDAE_OK or MBDAE_ERR_ARGUMENT */
-int mbdae_problem_set_user_data(mbdae_problem *p, void *user_data);
+MBDAE_EXPORT int mbdae_problem_set_user_data(mbdae_problem *p, void *user_data);
 /** @brief Set the residual of a DAE-form problem.
  * @param p the problem (MBDAE_FORM_DAE)
  * @param f the residual
  * @return MBDAE_OK or MBDAE_ERR_ARGUMENT (wrong form, NULL) */
-int mbdae_problem_set_residual(mbdae_problem *p, mbdae_residual_fn f);
+MBDAE_EXPORT int mbdae_problem_set_residual(mbdae_problem *p, mbdae_residual_fn f);
 /** @brief Set the right-hand side of an ODE-form problem.
  * @param p the problem (MBDAE_FORM_ODE)
  * @param f the right-hand side
  * @return MBDAE_OK or MBDAE_ERR_ARGUMENT (wrong form, NULL) */
-int mbdae_problem_set_rhs(mbdae_problem *p, mbdae_rhs_fn f);
+MBDAE_EXPORT int mbdae_problem_set_rhs(mbdae_problem *p, mbdae_rhs_fn f);
 /** @brief Mark the differential and algebraic variables (DAE form).
  * @param p  the problem
  * @param id n values (copied): 1 for a differential, 0 for an algebraic variable
  * @return MBDAE_OK, MBDAE_ERR_ARGUMENT or MBDAE_ERR_MEMORY */
-int mbdae_problem_set_id(mbdae_problem *p, const double *id);
+MBDAE_EXPORT int mbdae_problem_set_id(mbdae_problem *p, const double *id);
 /** @brief Set a dense analytic Jacobian.
  * @param p   the problem
  * @param jac fills the column-major n x n matrix
  * @return MBDAE_OK or MBDAE_ERR_ARGUMENT */
-int mbdae_problem_set_jacobian_dense(mbdae_problem *p, mbdae_jac_fn jac);
+MBDAE_EXPORT int mbdae_problem_set_jacobian_dense(mbdae_problem *p, mbdae_jac_fn jac);
 /** @brief Set a sparse analytic Jacobian with a fixed CSC pattern (for KLU).
  *
  * The pattern (copied) must be a superset valid in every mode, so a mode
@@ -131,35 +133,35 @@ int mbdae_problem_set_jacobian_dense(mbdae_problem *p, mbdae_jac_fn jac);
  * @param rowind nnz row indices
  * @param jac    fills the nnz values in pattern order
  * @return MBDAE_OK, MBDAE_ERR_ARGUMENT (an invalid pattern) or MBDAE_ERR_MEMORY */
-int mbdae_problem_set_jacobian_sparse(mbdae_problem *p, mbdae_index nnz,
-                                      const mbdae_index *colptr,
-                                      const mbdae_index *rowind,
-                                      mbdae_jac_fn jac);
+MBDAE_EXPORT int mbdae_problem_set_jacobian_sparse(mbdae_problem *p, mbdae_index nnz,
+                                                   const mbdae_index *colptr,
+                                                   const mbdae_index *rowind,
+                                                   mbdae_jac_fn jac);
 /** @brief Set the root functions whose zero crossings are events.
  * @param p      the problem
  * @param nroots number of root functions (>= 0)
  * @param g      evaluates all of them
  * @return MBDAE_OK or MBDAE_ERR_ARGUMENT */
-int mbdae_problem_set_roots(mbdae_problem *p, int nroots, mbdae_root_fn g);
+MBDAE_EXPORT int mbdae_problem_set_roots(mbdae_problem *p, int nroots, mbdae_root_fn g);
 /** @brief Set the event handler called at located roots.
  * @param p the problem
  * @param h the handler (the event map)
  * @return MBDAE_OK or MBDAE_ERR_ARGUMENT */
-int mbdae_problem_set_event_handler(mbdae_problem *p, mbdae_event_fn h);
+MBDAE_EXPORT int mbdae_problem_set_event_handler(mbdae_problem *p, mbdae_event_fn h);
 /** @brief Declare invariants logged before and after each event.
  * @param p     the problem
  * @param ninv  number of invariants
  * @param names ninv static strings (copied by pointer)
  * @param f     evaluates them
  * @return MBDAE_OK, MBDAE_ERR_ARGUMENT or MBDAE_ERR_MEMORY */
-int mbdae_problem_set_invariants(mbdae_problem *p, int ninv,
-                                 const char *const *names,
-                                 mbdae_invariant_fn f);
+MBDAE_EXPORT int mbdae_problem_set_invariants(mbdae_problem *p, int ninv,
+                                              const char *const *names,
+                                              mbdae_invariant_fn f);
 /** @brief Set the function naming the current mode.
  * @param p the problem
  * @param f returns a static string
  * @return MBDAE_OK or MBDAE_ERR_ARGUMENT */
-int mbdae_problem_set_mode_name(mbdae_problem *p, mbdae_mode_name_fn f);
+MBDAE_EXPORT int mbdae_problem_set_mode_name(mbdae_problem *p, mbdae_mode_name_fn f);
 
 /** @brief State the largest repair of the state an event handler of this
  *         problem may make (a penetration removed by moving a body back onto
@@ -195,8 +197,8 @@ int mbdae_problem_report_repair(mbdae_problem *p, double size, const char *what)
  * @param p     the problem
  * @param names when not NULL, receives their names
  * @return their count (0 if none) */
-int mbdae_problem_invariant_count(const mbdae_problem *p,
-                                  const char *const **names);
+MBDAE_EXPORT int mbdae_problem_invariant_count(const mbdae_problem *p,
+                                               const char *const **names);
 /** @brief Evaluate the invariants at (t, y, yp).
  * @param p   the problem
  * @param t   time
@@ -204,13 +206,13 @@ int mbdae_problem_invariant_count(const mbdae_problem *p,
  * @param yp  state derivative (may be NULL for ODE form)
  * @param out receives count values
  * @return MBDAE_OK or an error status */
-int mbdae_problem_eval_invariants(const mbdae_problem *p, double t,
-                                  const double *y, const double *yp,
-                                  double *out);
+MBDAE_EXPORT int mbdae_problem_eval_invariants(const mbdae_problem *p, double t,
+                                               const double *y, const double *yp,
+                                               double *out);
 /** @brief Name of the model's current mode.
  * @param p the problem
  * @return the mode name, "-" when the model declares none */
-const char *mbdae_problem_mode(const mbdae_problem *p);
+MBDAE_EXPORT const char *mbdae_problem_mode(const mbdae_problem *p);
 
 /** @brief Evaluate the residual (DAE) or right-hand side (ODE); for checkers,
  *         tests and drivers.
@@ -221,8 +223,8 @@ const char *mbdae_problem_mode(const mbdae_problem *p);
  * @param out receives n values
  * @return 0, the callback's recoverable status (> 0), MBDAE_ERR_CALLBACK
  *         (it failed fatally) or MBDAE_ERR_ARGUMENT (NULL, no callback) */
-int mbdae_problem_eval(const mbdae_problem *p, double t, const double *y,
-                       const double *yp, double *out);
+MBDAE_EXPORT int mbdae_problem_eval(const mbdae_problem *p, double t, const double *y,
+                                    const double *yp, double *out);
 /** @brief Evaluate the Jacobian as a dense matrix (from the dense or the
  *         sparse callback).
  * @param p  the problem
@@ -233,9 +235,9 @@ int mbdae_problem_eval(const mbdae_problem *p, double t, const double *y,
  * @param J  receives the column-major n x n matrix
  * @return 0, the callback's recoverable status (> 0), MBDAE_ERR_CALLBACK,
  *         MBDAE_ERR_ARGUMENT (no Jacobian) or MBDAE_ERR_MEMORY */
-int mbdae_problem_eval_jacobian_dense(const mbdae_problem *p, double t,
-                                      double cj, const double *y,
-                                      const double *yp, double *J);
+MBDAE_EXPORT int mbdae_problem_eval_jacobian_dense(const mbdae_problem *p, double t,
+                                                   double cj, const double *y,
+                                                   const double *yp, double *J);
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,8 @@
 #ifndef MBDAE_STATUS_H
 #define MBDAE_STATUS_H
 
+#include "mbdae/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -34,11 +36,11 @@ enum {
  * @param status a status code
  * @return e.g. "MBDAE_ERR_SOLVER" (a static string, never NULL; unknown codes
  *         get a generic name) */
-const char *mbdae_status_name(int status);
+MBDAE_EXPORT const char *mbdae_status_name(int status);
 /** @brief One-line human description of a status code.
  * @param status a status code
  * @return a static string, never NULL */
-const char *mbdae_status_message(int status);
+MBDAE_EXPORT const char *mbdae_status_message(int status);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,8 @@
 #ifndef MBDAE_VALIDATION_H
 #define MBDAE_VALIDATION_H
 
+#include "mbdae/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -40,12 +42,12 @@ typedef struct mbdae_validation_report {
  * @param rel       != 0: the error is |c - r| / |r| (|c - r| when r == 0),
  *                  else |c - r|
  * @return MBDAE_OK, MBDAE_ERR_ARGUMENT (NULL) or MBDAE_ERR_MEMORY */
-int mbdae_validation_add(mbdae_validation_report *rep, const char *quantity,
-                         double reference, double computed, double tol,
-                         int rel);
+MBDAE_EXPORT int mbdae_validation_add(mbdae_validation_report *rep, const char *quantity,
+                                      double reference, double computed, double tol,
+                                      int rel);
 /** @brief Free the rows of a report and empty it.
  * @param rep the report (may hold no rows) */
-void mbdae_validation_report_clear(mbdae_validation_report *rep);
+MBDAE_EXPORT void mbdae_validation_report_clear(mbdae_validation_report *rep);
 
 /** A named validation case. */
 typedef struct mbdae_validation_case {
@@ -57,11 +59,11 @@ typedef struct mbdae_validation_case {
 
 /** Registry: a NULL-terminated list of tables, each terminated by an entry
  *  whose name is NULL. */
-extern const mbdae_validation_case *const mbdae_validation_tables[];
+MBDAE_EXPORT extern const mbdae_validation_case *const mbdae_validation_tables[];
 /** @brief Find a case by name in the registry.
  * @param name the case name
  * @return the case, or NULL when there is none of that name */
-const mbdae_validation_case *mbdae_validation_find(const char *name);
+MBDAE_EXPORT const mbdae_validation_case *mbdae_validation_find(const char *name);
 
 #ifdef __cplusplus
 }

@@ -3,7 +3,10 @@
  * It integrates y' = -k y, y(0) = 1, stops at the root y = 1/2 and prints
  * the time, which the test compares with the closed form ln(2) / k. It also
  * looks up a model kind and the validation registry, so the library must
- * carry the engine, the models and the validation cases. */
+ * carry the engine, the models and the validation cases. It calls libm
+ * (exp) and links no -lm of its own: mbdae's link interface (the CMake
+ * target, `pkg-config --libs mbdae`) must pass it on. */
+#include <math.h>
 #include <stdio.h>
 
 #include "mbdae/mbdae.h" /* the umbrella header: every public header compiles */
@@ -52,6 +55,7 @@ int main(void) {
   printf("status %s\n", mbdae_status_name(rc));
   printf("t_half %.15g\n", t_half);
   printf("k %.15g\n", k);
+  printf("y(t_half) %.15g\n", exp(-k * t_half)); /* 1/2 */
   printf("model bouncing_ball %s\n", mbdae_model_kind_find("bouncing_ball") ? "found" : "missing");
   printf("validation tables %s\n", mbdae_validation_tables[0] ? "found" : "missing");
   return rc == MBDAE_STOPPED ? 0 : 1;
