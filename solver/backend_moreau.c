@@ -6,10 +6,16 @@
  *   M = M(t_k, q_k);  f_theta = theta f(t_k+1, q_k, v_k) + (1 - theta) f(t_k, q_k, v_k)
  *   index set: unilateral rows with g_i(q_k) + activation h U_i <= 0, where
  *              U = G(q_k) v_k; every bilateral row
- *   M (v_k+1 - v_k) = h f_theta + G^T P,
+ *   Gp = G(q_k (+) h v_k), the Jacobian at the predicted end of the step
+ *   M (v_k+1 - v_k) = h f_theta + Gp^T P,
  *   unilateral rows of the set: 0 <= P_i  complementary  U_i+ + e_i U_i >= 0
- *   (U+ = G v_k+1), bilateral rows: U_i+ = 0, the others: P_i = 0
+ *   (U+ = Gp v_k+1), bilateral rows: U_i+ = 0, the others: P_i = 0
  *   q_k+1 = q_k (+) h (theta v_k+1 + (1 - theta) v_k)   (the position update)
+ * Gp is where Siconos' MoreauJeanOSI evaluates the relation's Jacobian (its
+ * Newton loop starts from q_k + h v_k and, for dynamics linear in v,
+ * converges in that one iteration); with G(q_k) instead, a taut string
+ * turning at rate w stretches by about L (w h)^2 / 2 every step, which
+ * nothing takes back (1e-3 per simulated second on the bola at h = 1e-3).
  * The impulses P are the nonsmooth problem of nonsmooth.c. Roots and event
  * handlers of the model are not used: the scheme captures the events inside
  * its steps, so cost follows steps, not events. */
@@ -35,7 +41,7 @@ typedef struct moreau_backend {
   int have_prev;
   double *mx;         /* mass values (pattern order) */
   int mass_ready;
-  double *f0, *f1, *r, *gap, *gx, *U, *b, *P, *vnew, *qnew, *dv, *mdv;
+  double *f0, *f1, *r, *gap, *gx, *gxp, *U, *b, *P, *vnew, *qnew, *dv, *mdv;
   unsigned char *in_set;
   ns_solver *ns;
   double kinetic, potential;  /* at t */
@@ -134,7 +140,8 @@ static void moreau_destroy(mbdae_engine *e) {
   if (!b) return;
   ns_free(&b->ns);
   double *arrays[] = {b->q, b->v, b->q_prev, b->v_prev, b->vth, b->mx, b->f0, b->f1,
-                      b->r, b->gap, b->gx, b->U, b->b, b->P, b->vnew, b->qnew, b->dv, b->mdv};
+                      b->r, b->gap, b->gx, b->gxp, b->U, b->b, b->P, b->vnew, b->qnew,
+                      b->dv, b->mdv};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) free(arrays[i]);
   free(b->in_set);
   free(b);
@@ -178,11 +185,12 @@ static int moreau_create(mbdae_engine *e) {
   b->b = calloc(nc, sizeof(double));
   b->P = calloc(nc, sizeof(double));
   b->gx = calloc(gnnz, sizeof(double));
+  b->gxp = calloc(gnnz, sizeof(double));
   b->in_set = calloc(nc, 1);
   for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; ++i)
     if (!*vecs[i]) return MBDAE_ERR_MEMORY;
   if (!b->q || !b->q_prev || !b->qnew || !b->mx || !b->gap || !b->U || !b->b || !b->P ||
-      !b->gx || !b->in_set)
+      !b->gx || !b->gxp || !b->in_set)
     return MBDAE_ERR_MEMORY;
   char why[256] = "";
   b->ns = ns_create(b->nv, m->m_colptr, m->m_rowind, b->nc, b->nu, m->g_rowptr, m->g_colind,
@@ -236,7 +244,17 @@ static int moreau_step(mbdae_engine *e, double h, double t_next) {
     }
     nset += b->in_set[i];
   }
-  ns_input in = {.Wx = b->mx, .w_changed = !m->m_constant || b->steps == 0, .Gx = b->gx,
+  /* the Jacobian at the predicted end q_k (+) h v_k (only when a row is in the set) */
+  const double *Gx = b->gx;
+  if (nset > 0) {
+    rc = mbdae_mechanics_update(m, h, b->q, b->v, b->qnew, ud);
+    if (rc) return callback_failed(e, "position update", t_next, rc);
+    rc = m->gap_jac(t_next, b->qnew, b->gxp, ud);
+    if (rc) return callback_failed(e, "constraint Jacobian", t_next, rc);
+    if ((rc = nonfinite(e, "constraint Jacobian", b->gxp, (int)m->g_nnz, t_next))) return rc;
+    Gx = b->gxp;
+  }
+  ns_input in = {.Wx = b->mx, .w_changed = !m->m_constant || b->steps == 0, .Gx = Gx,
                  .r = b->r, .b = b->b, .in_set = b->in_set, .tol = o->nonsmooth_tol,
                  .max_iter = o->nonsmooth_max_iter};
   ns_result res;
@@ -263,7 +281,7 @@ static int moreau_step(mbdae_engine *e, double h, double t_next) {
     if (b->P[i] == 0.0) continue;
     double Up = 0.0;
     for (mbdae_index k = m->g_rowptr[i]; k < m->g_rowptr[i + 1]; ++k)
-      Up += b->gx[k] * b->vth[m->g_colind[k]];
+      Up += Gx[k] * b->vth[m->g_colind[k]];
     work_imp += b->P[i] * Up;
   }
   mass_mult(b, b->dv, b->mdv);
@@ -293,11 +311,12 @@ static int moreau_step(mbdae_engine *e, double h, double t_next) {
     if (rc < 0) return callback_failed(e, "impulse observer", t_next, rc);
   }
   if (o->step_observer) {
+    scatter(b, b->q, b->v, e->y);
     mbdae_step_record rec = {
       .t = t_next, .h = h, .kinetic = b->kinetic, .potential = b->potential,
       .work_applied = work_applied, .work_impulses = work_imp, .dissipated_scheme = diss,
       .energy_rise = rise, .violation = viol, .residual = res.residual, .index_set = nset,
-      .positive = res.positive, .iterations = res.iterations + res.sweeps};
+      .positive = res.positive, .iterations = res.iterations + res.sweeps, .y = e->y};
     rc = o->step_observer(&rec, o->step_data);
     if (rc > 0) return MBDAE_STOPPED;
     if (rc < 0) {

@@ -32,6 +32,9 @@ struct ns_solver {
   /* work */
   double *wdiag, *vfree, *dii, *w, *rhs, *yx, *ydense;
   unsigned char *on, *seen;
+  unsigned char *fact_on;      /* the on-set of the KKT matrix last factorised */
+  int have_fact;
+  long refactors, factors;
   uint64_t ring[NS_CYCLE_MEMORY];
 };
 
@@ -52,7 +55,7 @@ void ns_free(ns_solver **sp) {
   free(s->wp), free(s->wi), free(s->wdpos), free(s->gp), free(s->gi);
   free(s->kp), free(s->ki), free(s->kx), free(s->kw), free(s->kgl), free(s->kgu), free(s->kd);
   free(s->wdiag), free(s->vfree), free(s->dii), free(s->w), free(s->rhs), free(s->yx);
-  free(s->ydense), free(s->on), free(s->seen);
+  free(s->ydense), free(s->on), free(s->seen), free(s->fact_on);
   free(s);
   *sp = NULL;
 }
@@ -152,7 +155,8 @@ ns_solver *ns_create(int nv, const mbdae_index *w_colptr, const mbdae_index *w_r
   s->yx = malloc((size_t)(s->g_nnz > 0 ? s->g_nnz : 1) * sizeof *s->yx);
   s->on = calloc(ncc, 1);
   s->seen = calloc(ncc, 1);
-  if (!s->wp || !s->wi || !s->gp || !s->gi || !s->wdpos || !s->wdiag || !s->vfree ||
+  s->fact_on = calloc(ncc, 1);
+  if (!s->fact_on ||!s->wp || !s->wi || !s->gp || !s->gi || !s->wdpos || !s->wdiag || !s->vfree ||
       !s->dii || !s->w || !s->rhs || !s->yx || !s->on || !s->seen) {
     snprintf(msg, msglen, "out of memory creating the nonsmooth solver (nv=%d, rows=%d)", nv, nc);
     ns_free(&s);
@@ -240,9 +244,24 @@ static int kkt_solve(ns_solver *s, const ns_input *in, double *v, double *P) {
     s->rhs[nv + i] = on ? -in->b[i] : 0.0;
   }
   memcpy(s->rhs, in->r, (size_t)nv * sizeof *s->rhs);
-  if (s->knum) klu_free_numeric(&s->knum, &s->common);
-  s->knum = klu_factor(s->kp, s->ki, s->kx, s->ksym, &s->common);
-  if (!s->knum || s->common.status != KLU_OK) return -2;
+  /* the same active rows as the last factorisation: refactorise with its
+   * pivot order (no allocation), unless the pivots have become poor */
+  int same = s->have_fact && s->knum;
+  for (int i = 0; same && i < s->nc; ++i) same = s->fact_on[i] == (in->in_set[i] && s->on[i]);
+  int ok = 0;
+  if (same && klu_refactor(s->kp, s->ki, s->kx, s->ksym, s->knum, &s->common) &&
+      klu_rcond(s->ksym, s->knum, &s->common) && s->common.rcond > 1e-12) {
+    ok = 1;
+    s->refactors++;
+  }
+  if (!ok) {
+    if (s->knum) klu_free_numeric(&s->knum, &s->common);
+    s->knum = klu_factor(s->kp, s->ki, s->kx, s->ksym, &s->common);
+    s->have_fact = s->knum && s->common.status == KLU_OK;
+    if (!s->have_fact) return -2;
+    s->factors++;
+    for (int i = 0; i < s->nc; ++i) s->fact_on[i] = in->in_set[i] && s->on[i];
+  }
   if (!klu_solve(s->ksym, s->knum, s->n, 1, s->rhs, &s->common)) return -2;
   memcpy(v, s->rhs, (size_t)nv * sizeof *v);
   for (int i = 0; i < s->nc; ++i) P[i] = in->in_set[i] ? s->rhs[nv + i] : 0.0;
@@ -368,7 +387,10 @@ int ns_solve(ns_solver *s, const ns_input *in, double *v, double *P, ns_result *
     }
     s->dii[i] = d > 0.0 ? d : DBL_MIN;
     s->w[i] = row_dot(s, in->Gx, i, s->vfree) + in->b[i];
-    vref = fmax(vref, fmax(fabs(s->w[i]), fabs(in->b[i])));
+    /* the size of the terms of w_i, so that round-off stays below the tolerance */
+    double terms = fabs(in->b[i]);
+    for (int k = s->gp[i]; k < s->gp[i + 1]; ++k) terms += fabs(in->Gx[k] * s->vfree[s->gi[k]]);
+    vref = fmax(vref, fmax(fabs(s->w[i]), terms));
   }
   res->index_set = nset;
   if (nset == 0) return 0;

@@ -38,7 +38,8 @@ typedef struct ns_input {
   const double *r;             /* nv */
   const double *b;             /* nc */
   const unsigned char *in_set; /* nc: 1 for rows of the index set (bilateral: always) */
-  double tol;                  /* relative to the largest free |w_i| of the set */
+  double tol;                  /* relative to the largest free |w_i| of the set, or the
+                                  largest sum of |terms| of a free w_i if larger */
   int max_iter;                /* active-set iterations */
 } ns_input;
 

@@ -83,6 +83,7 @@ typedef struct mbdae_step_record {
   int index_set;           /**< rows in the step's index set (activated unilateral + bilateral) */
   int positive;            /**< rows with a positive impulse */
   int iterations;          /**< nonsmooth iterations of the step */
+  const double *y;         /**< the state at t, in the problem's layout (valid during the call) */
 } mbdae_step_record;
 /** Step observer: return 0 to go on, > 0 to stop (MBDAE_STOPPED), < 0 to fail. */
 typedef int (*mbdae_step_fn)(const mbdae_step_record *r, void *user_data);

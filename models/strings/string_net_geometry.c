@@ -18,14 +18,9 @@ int string_net_geometry(mbdae_model *model, const double *y, mbdae_geometry *g) 
   geo_builder_reset(b);
   sn_net *net = m->net;
   const double *R = y + net->off_r, *V = y + net->off_v;
-  const double *lam = y + net->off_lam;
-  if (net->form != SN_FORM_DAE && net->ns > 0) {
-    /* the ODE form's multipliers are not states: solve for them (as the
-     * output rows do) */
-    int rc = sn_net_multipliers(net, g->t, R, V, NULL, m->lam_out);
-    if (rc) return rc < 0 ? rc : MBDAE_ERR_SOLVER;
-    lam = m->lam_out;
-  }
+  int ntaut;
+  int rc = snm_tensions(m, g->t, y, m->tension, &ntaut); /* as the output rows */
+  if (rc) return rc;
   int a_mass = geo_point_array(b, "mass", 1);
   int a_vel = geo_point_array(b, "velocity", 3);
   int c_T = geo_cell_array(b, "tension", 1);
@@ -41,9 +36,9 @@ int string_net_geometry(mbdae_model *model, const double *y, mbdae_geometry *g) 
   const double one = 1.0;
   for (int s = 0; s < net->ns; ++s) {
     double L = net->s[s].L;
-    double T = sn_tension(net, s, R, lam[s]);
+    double T = m->tension[s];
     double phi = sn_phi(net, s, R) / (L * L);
-    double taut = net->taut[s];
+    double taut = m->event_capturing ? m->impulse_tension[s] > 0.0 : net->taut[s];
     int c = geo_line(b, net->s[s].i, net->s[s].j);
     geo_set_line(b, c_T, c, &T);
     geo_set_line(b, c_phi, c, &phi);

@@ -154,21 +154,14 @@ static int kind_output_row(mbdae_model *model, double t, const double *y,
   sn_net *net = m->net;
   const double *R = y + net->off_r, *V = y + net->off_v;
   int np = net->np, ns = net->ns;
-  const double *lam = y + net->off_lam;
-  if (net->form != SN_FORM_DAE && ns > 0) {
-    /* the ODE's multipliers are not states: solve for them here */
-    int rc = sn_net_multipliers(net, t, R, V, NULL, m->lam_out);
-    if (rc) return rc < 0 ? rc : MBDAE_ERR_SOLVER;
-    lam = m->lam_out;
-  }
   int taut = 0;
+  int rc = snm_tensions(m, t, y, m->tension, &taut);
+  if (rc) return rc;
   double maxphi = -HUGE_VAL, maxT = 0.0;
   for (int s = 0; s < ns; ++s) {
-    taut += net->taut[s];
     double pr = sn_phi(net, s, R) / (net->s[s].L * net->s[s].L);
     if (pr > maxphi) maxphi = pr;
-    double T = sn_tension(net, s, R, lam[s]);
-    if (T > maxT) maxT = T;
+    if (m->tension[s] > maxT) maxT = m->tension[s];
   }
   if (ns > 0 && maxphi > m->max_phi) m->max_phi = maxphi;
   int w = 0;
@@ -183,7 +176,7 @@ static int kind_output_row(mbdae_model *model, double t, const double *y,
     for (int c = 0; c < 3; ++c) row[w++] = V[3 * k + c];
   }
   for (int s = 0; s < ns; ++s) row[w++] = sn_phi(net, s, R);
-  for (int s = 0; s < ns; ++s) row[w++] = sn_tension(net, s, R, lam[s]);
+  for (int s = 0; s < ns; ++s) row[w++] = m->tension[s];
   return 0;
 }
 
@@ -206,6 +199,7 @@ static int kind_outcomes(mbdae_model *model, const double *y, const double *yp,
   mbdae_outcome tmp[7];
   int n = 0, taut = 0;
   for (int s = 0; s < m->net->ns; ++s) taut += m->net->taut[s];
+  if (m->event_capturing) taut = m->impulse_taut;
   mbdae_outcome_set(&tmp[n++], "final_energy", "J", snm_energy(m, y));
   mbdae_outcome_set(&tmp[n++], "energy_lost_in_impacts", "J", m->energy_lost);
   mbdae_outcome_set(&tmp[n++], "impacts", "-", (double)m->impacts);
@@ -241,13 +235,18 @@ static void state_fields(snm_model *m, mbdae_state_cursor *c) {
   mbdae_state_io(c, &m->plastic, sizeof m->plastic);
   mbdae_state_io(c, &m->energy_lost, sizeof m->energy_lost);
   mbdae_state_io(c, &m->max_phi, sizeof m->max_phi);
+  if (m->event_capturing) {
+    mbdae_state_io(c, m->impulse_tension, (size_t)m->net->ns * sizeof *m->impulse_tension);
+    mbdae_state_io(c, &m->impulse_taut, sizeof m->impulse_taut);
+  }
 }
 
 static size_t kind_state_size(const mbdae_model *model) {
   const snm_model *m = (const snm_model *)model;
   return (size_t)m->net->ns *
              (sizeof *m->net->taut + sizeof *m->net->forced + sizeof *m->net->root_ref) +
-         4 * sizeof(long) + 2 * sizeof(double);
+         4 * sizeof(long) + 2 * sizeof(double) +
+         (m->event_capturing ? (size_t)m->net->ns * sizeof(double) + sizeof(int) : 0);
 }
 
 static int kind_state_save(const mbdae_model *model, void *buf, size_t size) {

@@ -171,6 +171,7 @@ static const char *cb_mode(void *ud) {
   const sn_net *net = m->net;
   int taut = 0;
   for (int s = 0; s < net->ns; ++s) taut += net->taut[s];
+  if (m->event_capturing) taut = m->impulse_taut;
   if (net->ns == 1) return taut ? "taut" : "slack";
   snprintf(m->mode_buf, sizeof m->mode_buf, "taut %d/%d", taut, net->ns);
   return m->mode_buf;
@@ -267,6 +268,9 @@ int snm_create(const snm_params *p, mbdae_options *o, snm_model **out,
   int np = 0, ns = 0;
   if (counts(p, &np, &ns)) return MBDAE_ERR_PARAMETER;
   sn_form form = o->method == MBDAE_METHOD_IDA ? SN_FORM_DAE : SN_FORM_ODE;
+  if (o->method == MBDAE_METHOD_MOREAU && p->hold != 0)
+    return fail(err, "mode", "method moreau holds strings as unilateral constraints with "
+                             "impacts (mode: event); baumgarte compliance is for the other methods");
   if (form == SN_FORM_DAE && p->forces == 1)
     return fail(err, "forces", "forces: unilateral solves the tension signs inside the ODE "
                                "form's right-hand side: use solver.method rk4, cvode-adams or "
@@ -282,7 +286,8 @@ int snm_create(const snm_params *p, mbdae_options *o, snm_model **out,
   m->R0 = calloc(3 * (size_t)np, sizeof(double));
   m->V0 = calloc(3 * (size_t)np, sizeof(double));
   m->lam_out = calloc(ns > 0 ? (size_t)ns : 1, sizeof(double));
-  if (!m->net || !m->R0 || !m->V0 || !m->lam_out) {
+  m->tension = calloc(ns > 0 ? (size_t)ns : 1, sizeof(double));
+  if (!m->net || !m->R0 || !m->V0 || !m->lam_out || !m->tension) {
     snm_free(&m);
     return MBDAE_ERR_MEMORY;
   }
@@ -372,6 +377,7 @@ int snm_create(const snm_params *p, mbdae_options *o, snm_model **out,
   if (!rc) rc = mbdae_problem_set_event_handler(pb, cb_event);
   if (!rc) rc = mbdae_problem_set_invariants(pb, 4, snm_inv_names, cb_invariants);
   if (!rc) rc = mbdae_problem_set_mode_name(pb, cb_mode);
+  if (!rc && o->method == MBDAE_METHOD_MOREAU) rc = snm_set_mechanics(m);
   if (rc) goto fail_rc;
   m->detailed = 6 * np + 2 * ns <= p->max_output_columns;
   *out = m;
@@ -391,6 +397,8 @@ void snm_free(snm_model **pm) {
   free(m->V0);
   free(m->jac_vals);
   free(m->lam_out);
+  free(m->tension);
+  free(m->impulse_tension);
   free(m);
   *pm = NULL;
 }

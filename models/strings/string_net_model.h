@@ -60,6 +60,11 @@ typedef struct snm_model {
   long impacts, releases, activations, plastic;
   double energy_lost;
   double max_phi;         /* max phi/L^2 seen at output rows */
+  double *tension;        /* ns: scratch for output rows and VTK */
+  /* event capturing (method moreau, string_net_mechanics.c) */
+  int event_capturing;    /* the problem carries the mechanical form */
+  double *impulse_tension;/* ns: mean tension P_s / h of the last step (N) */
+  int impulse_taut;       /* strings with an impulse in the last step */
 } snm_model;
 
 int snm_params_check(const snm_params *p, mbdae_param_error *err);
@@ -67,6 +72,13 @@ int snm_create(const snm_params *p, mbdae_options *o, snm_model **out,
                mbdae_param_error *err);
 void snm_free(snm_model **m);
 int snm_initial_state(snm_model *m, double t0, double *y, double *yp);
+/* Declare the mechanical form (strings as unilateral constraints with
+ * impacts) on the ODE-form problem, for method moreau. */
+int snm_set_mechanics(snm_model *m);
+/* Tensions T[ns] (N) and the taut count at (t, y): from the last step's
+ * impulses under moreau, from the multipliers otherwise. */
+int snm_tensions(snm_model *m, double t, const double *y, double *T, int *ntaut);
+
 /* Total mechanical energy (kinetic + gravity potential). */
 double snm_energy(const snm_model *m, const double *y);
 
