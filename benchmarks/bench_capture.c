@@ -16,8 +16,13 @@
  *                      [--mode event|baumgarte] [--switching located|state]
  *                      [--restart-step X] [--forces bilateral|unilateral]
  *                      [--progress]
- *   METHOD: rk4 | cvode-adams | cvode-bdf | ida (IDA uses KLU).
- *   TOL: the fixed step for RK4, else rtol (atol = 1e-2 rtol, as the demo).
+ *   METHOD: rk4 | cvode-adams | cvode-bdf | ida (IDA uses KLU) | moreau
+ *   (event capturing, Moreau-Jean; doc/capture.md "Event capturing").
+ *   TOL: the fixed step for RK4 and moreau, else rtol (atol = 1e-2 rtol, as
+ *   the demo).
+ *   --theta X: moreau's theta (default 1/2); --release-held: event mode's
+ *   release_held (impacts may release held strings and contacts: the
+ *   complementarity moreau solves).
  *   --save writes the final positions of the net points and body vertices
  *   (binary doubles); --ref compares with such a file: end_err = max over
  *   net points and body vertices of |x - x_ref| (m).
@@ -117,10 +122,16 @@ int main(int argc, char **argv) {
   const char *save = NULL, *ref = NULL, *ordering = "amd", *mode = "event",
              *switching = "located", *forces = "bilateral";
   limit_data lim = {0.0, 0, 0, NULL};
-  double dt_out = 0.05, restart_step = 0.0;
+  double dt_out = 0.05, restart_step = 0.0, theta = 0.5;
+  int release_held = 0;
   for (int a = 5; a < argc; a += 2) {
     if (strcmp(argv[a], "--progress") == 0) { /* a flag: no value */
       lim.progress = 1;
+      a -= 1;
+      continue;
+    }
+    if (strcmp(argv[a], "--release-held") == 0) {
+      release_held = 1;
       a -= 1;
       continue;
     }
@@ -137,6 +148,7 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[a], "--restart-step") == 0) restart_step = atof(argv[a + 1]);
     else if (strcmp(argv[a], "--switching") == 0) switching = argv[a + 1];
     else if (strcmp(argv[a], "--forces") == 0) forces = argv[a + 1];
+    else if (strcmp(argv[a], "--theta") == 0) theta = atof(argv[a + 1]);
     else { fprintf(stderr, "unknown option %s\n", argv[a]); return 2; }
   }
   int n = atoi(argv[1]);
@@ -173,10 +185,11 @@ int main(int argc, char **argv) {
   p.e_string = 0.0;
   p.e_body = 0.3;
   p.stick_velocity = 0.001;
+  p.release_held = release_held;
   p.xi_string = p.xi_body = 1.0;
   p.omega_string = p.omega_body = 10.0;
 
-  int rk4 = o.method == MBDAE_METHOD_RK4;
+  int rk4 = o.method == MBDAE_METHOD_RK4 || o.method == MBDAE_METHOD_MOREAU;
   o.linsol = o.method == MBDAE_METHOD_IDA ? MBDAE_LINSOL_KLU : MBDAE_LINSOL_DENSE;
   o.ordering = strcmp(ordering, "metis") == 0    ? MBDAE_ORDERING_METIS
                : strcmp(ordering, "colamd") == 0 ? MBDAE_ORDERING_COLAMD
@@ -186,6 +199,8 @@ int main(int argc, char **argv) {
   o.rtol = rk4 ? 1e-9 : tol;
   o.atol = rk4 ? 1e-11 : 1e-2 * tol;
   o.rk4_step = rk4 ? tol : 1e-3;
+  o.moreau_step = tol;
+  o.theta = theta;
   o.max_steps = 100000000;
   o.restart_step = restart_step;
   o.window_events = 1000000;
@@ -256,13 +271,17 @@ int main(int argc, char **argv) {
          "wall_s=%.2f cpu/sim_s=%.4g steps=%ld rhs=%ld roots=%ld setups=%ld events=%ld "
          "impacts=%ld releases=%ld face_switches=%ld taut=%d contacts=%d peak_rss_MB=%.1f "
          "end_err=%.3e dp_rel=%.2e "
-         "dL_rel=%.2e E_end=%.6g klu_analyses=%ld klu_factors=%ld dense_fallbacks=%ld %s\n",
+         "dL_rel=%.2e E_end=%.6g klu_analyses=%ld klu_factors=%ld dense_fallbacks=%ld "
+         "ns_iters=%ld ns_fallbacks=%ld set_max=%ld set_mean=%.1f max_violation=%.3e "
+         "max_energy_rise=%.3e work_impulses=%.4g %s\n",
          n, capture_npoints(m), nsz, argv[2], tol, rc, st.t_reached, cpu, st.wall_time,
          cpu / tr, st.steps, st.rhs_evals, st.root_evals, st.lin_setups, st.events,
          capture_impacts(m), capture_releases(m), capture_face_switches(m),
          capture_active_strings(m), capture_active_contacts(m),
          ru.ru_maxrss / 1024.0, errmax, sqrt(dp / np0), sqrt(dL / nL0), E1, ja,
-         jf, jd, rc ? msg : "");
+         jf, jd, st.nonsmooth_iters, st.nonsmooth_fallbacks, st.index_set_max,
+         st.index_set_mean, st.max_violation, st.max_energy_rise, st.work_impulses,
+         rc ? msg : "");
   free(x);
   free(y);
   free(yp);

@@ -395,8 +395,8 @@ static void test_observer(void) {
   imp[0] = 0.0;
   CU_ASSERT_EQUAL(capture_mech_impulses(2e-3, 1e-3, imp, m), 0);
   CU_ASSERT_EQUAL(capture_active_strings(m), 0);
-  CU_ASSERT_EQUAL(me->activations, 2);
-  CU_ASSERT_EQUAL(me->deactivations, 1);
+  CU_ASSERT_EQUAL(capture_impacts(m), 2);
+  CU_ASSERT_EQUAL(capture_releases(m), 1);
   CU_ASSERT_EQUAL(me->steps, 2);
   free(imp);
   unmake(&F);

@@ -154,7 +154,8 @@ const char *capture_mode_name(void *ud) {
     if (k < m->ns) ++ns; else ++nc;
   }
   snprintf(m->modebuf, sizeof m->modebuf, "%s: %d taut strings, %d contacts",
-           m->p.mode == CAPTURE_MODE_EVENT ? "event"
+           m->mech                         ? "moreau"
+           : m->p.mode == CAPTURE_MODE_EVENT ? "event"
            : capture_switch_by_state(m)    ? "baumgarte (state switching)"
                                            : "baumgarte", ns, nc);
   return m->modebuf;

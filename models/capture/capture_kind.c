@@ -8,6 +8,7 @@
 
 #include "capture/capture.h"
 #include "capture/capture_internal.h"
+#include "capture/capture_mechanics.h"
 #include "mbdae/status.h"
 #include "polytope/rigid_body.h"
 
@@ -115,7 +116,35 @@ static int kind_create(const void *params, mbdae_options *o, mbdae_model **model
     }
     return MBDAE_ERR_UNSUPPORTED;
   }
-  if (o->method == MBDAE_METHOD_IDA) {
+  if (o->method == MBDAE_METHOD_MOREAU) {
+    /* event capturing (doc/capture.md "Event capturing"): the rigid
+     * strings and contacts with Newton restitution of event mode, solved
+     * inside every step; the compliant law and the state-feedback thrust
+     * have no second-order form here */
+    const char *key = NULL, *why = NULL;
+    if (cp->mode != CAPTURE_MODE_EVENT) {
+      key = "parameters.mode";
+      why = "method moreau integrates the rigid strings and contacts of mode event (impacts "
+            "with e_string, e_body); mode baumgarte is a compliant force law for the "
+            "event-driven methods";
+    } else if (cp->control == CAPTURE_CONTROL_ERROR_STAB) {
+      key = "parameters.control";
+      why = "control error_stabilization is a state feedback through the event-driven joint "
+            "solve; with method moreau use control none or min_thrust";
+    }
+    if (key) {
+      if (err) {
+        err->key = key;
+        snprintf(err->msg, sizeof err->msg, "%s", why);
+      }
+      return MBDAE_ERR_UNSUPPORTED;
+    }
+    rc = capture_create(params, &m, err);
+    if (!rc) {
+      rc = capture_mech_attach(m);
+      if (rc) capture_free(&m);
+    }
+  } else if (o->method == MBDAE_METHOD_IDA) {
     /* DAE form (doc/capture.md "DAE form"): analytic sparse Jacobian for
      * linear_solver klu or dense. The multipliers solve acceleration-level
      * rows (index-2-like in BDF's error estimate): exclude them from IDA's

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "capture/capture_mechanics.h"
+#include "mbdae/mechanics.h"
 #include "mbdae/status.h"
 #include "polytope/rigid_body.h"
 
@@ -283,8 +284,8 @@ int capture_mech_impulses(double t, double h, const double *impulse, void *ud) {
   double thr = 1e-12 * big;
   for (int k = 0; k < m->nc; ++k) {
     int on = impulse[k] > thr && big > 0.0;
-    if (on && !m->active[k]) ++me->activations;
-    if (!on && m->active[k]) ++me->deactivations;
+    if (on && !m->active[k]) ++m->impacts;
+    if (!on && m->active[k]) ++m->releases;
     m->active[k] = on;
     m->lambda[k] = h > 0.0 ? impulse[k] / h : 0.0;
   }
@@ -294,4 +295,23 @@ int capture_mech_impulses(double t, double h, const double *impulse, void *ud) {
 
 void capture_mech_release(capture_model *m) {
   if (m) capture_mech_free(&m->mech);
+}
+
+int capture_mech_attach(capture_model *m) {
+  capture_mech *me = NULL;
+  int rc = capture_mech_create(m, &me);
+  if (rc) return rc;
+  capture_mech_free(&m->mech);
+  m->mech = me;
+  mbdae_problem *pr = m->problem;
+  rc = mbdae_problem_set_mechanics(pr, me->nq, me->nv, me->qidx, me->vidx);
+  if (!rc) rc = mbdae_problem_set_mass(pr, me->mnnz, me->mcolptr, me->mrowind, 1, capture_mech_mass);
+  if (!rc) rc = mbdae_problem_set_forces(pr, capture_mech_forces);
+  if (!rc) rc = mbdae_problem_set_position_update(pr, capture_mech_position_update);
+  if (!rc)
+    rc = mbdae_problem_set_constraints(pr, me->nrows, 0, me->gnnz, me->growptr, me->gcolind,
+                                       capture_mech_gap, capture_mech_gap_jacobian,
+                                       me->restitution);
+  if (!rc) rc = mbdae_problem_set_impulse_observer(pr, capture_mech_impulses);
+  return rc;
 }

@@ -34,7 +34,6 @@ typedef struct capture_mech {
   int *face;                   /* np: face of the last gap / Jacobian evaluation */
   double *y;                   /* scratch ODE state for the model's helpers */
   long steps;                  /* observer calls */
-  long activations, deactivations; /* rows starting / stopping to carry impulse */
 } capture_mech;
 
 /* Build the mechanical form of m (patterns, indices, normals). MBDAE_OK,
@@ -42,6 +41,10 @@ typedef struct capture_mech {
  * state feedback through the event-driven joint solve) or MBDAE_ERR_MEMORY. */
 int capture_mech_create(capture_model *m, capture_mech **out);
 void capture_mech_free(capture_mech **mech);
+/* Build the form, keep it in m->mech and declare it on m's problem
+ * (include/mbdae/mechanics.h): mass (constant), forces, position update,
+ * the ns + np unilateral rows and the impulse observer. */
+int capture_mech_attach(capture_model *m);
 
 /* Pack q and v from / scatter into the ODE state y. */
 void capture_mech_pack(const capture_model *m, const capture_mech *me, const double *y,
@@ -59,7 +62,8 @@ int capture_mech_gap(double t, const double *q, double *g, void *ud);
 int capture_mech_gap_jacobian(double t, const double *q, double *values, void *ud);
 /* After every step: rows with a positive impulse carry force (taut string,
  * contact): they become the model's active set for the outputs, and
- * impulse / h its multipliers. */
+ * impulse / h its multipliers; a row starting to carry force counts as an
+ * impact, one ceasing to as a release. */
 int capture_mech_impulses(double t, double h, const double *impulse, void *ud);
 
 #endif

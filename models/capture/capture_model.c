@@ -97,7 +97,8 @@ void capture_rows(capture_model *m, const double *y) {
   mbdae_rb_rotation(&y[m->boff + MBDAE_RB_Q], m->C);
   for (int k = 0; k < m->ns; ++k) string_row(m, y, k, &m->rows[k]);
   for (int j = 0; j < m->np; ++j) {
-    if (by_state || !m->active[m->ns + j]) m->face[j] = current_face(m, y, j);
+    /* (event capturing holds no face: the gap takes the nearest plane) */
+    if (by_state || m->mech || !m->active[m->ns + j]) m->face[j] = current_face(m, y, j);
     contact_row(m, y, j, &m->rows[m->ns + j]);
   }
   /* switching by state (capps sec. 3.3, as the seed's fixed-step RK4 does it
