@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "checkpoint.h"
+#include "moreau_ledger.h"
 #include "mbdae/mechanics.h"
 #include "mbdae/status.h"
 #include "output_dir.h"
@@ -55,6 +56,9 @@ typedef struct run_ctx {
   int interrupted;
   mbdae_progress_bar *bar;
   mbdae_options *run_opts;      /* the options the model's create adjusted (+ callbacks) */
+  int ledger_on;                /* moreau: energy ledger columns after the model's */
+  int ledger_col;               /* their first column in a row */
+  mbdae_ledger ledger;
 } run_ctx;
 
 const char *mbdae_run_status_word(int status) {
@@ -152,6 +156,12 @@ static int make_row(run_ctx *c, double *dst, double t, const double *y, const do
   int rc = c->s->kind->output_row(c->model, t, y, yp, dst + (c->prepend_t ? 1 : 0));
   if (rc < 0) {
     snprintf(c->io_msg, sizeof c->io_msg, "model '%s': output_row failed at t = %.10g",
+             c->s->kind->name, t);
+    return -1;
+  }
+  if (c->ledger_on && mbdae_ledger_row(&c->ledger, c->problem, t, y, dst + c->ledger_col)) {
+    snprintf(c->io_msg, sizeof c->io_msg,
+             "model '%s': the energy ledger's mass or potential failed at t = %.10g",
              c->s->kind->name, t);
     return -1;
   }
@@ -392,6 +402,8 @@ static int model_rebuild(run_ctx *c, const unsigned char *state, size_t size, ch
   c->run_opts->progress = keep.progress;
   c->run_opts->progress_data = keep.progress_data;
   c->run_opts->carry = keep.carry;
+  c->run_opts->step_observer = keep.step_observer;
+  c->run_opts->step_data = keep.step_data;
   return MBDAE_OK;
 }
 
@@ -427,6 +439,9 @@ static void add_stats(mbdae_stats *a, const mbdae_stats *b) {
   a->nonsmooth_fallbacks += b->nonsmooth_fallbacks;
   a->work_impulses += b->work_impulses;
   a->dissipated_scheme += b->dissipated_scheme;
+  a->work_applied += b->work_applied;
+  a->projections += b->projections;
+  a->max_violation_before = fmax(a->max_violation_before, b->max_violation_before);
   a->steps += b->steps;
   a->rhs_evals += b->rhs_evals;
   a->jac_evals += b->jac_evals;
@@ -646,10 +661,12 @@ int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
   int nev = k->event_columns ? k->event_columns(c.model, NULL, 0) : 0;
   if (ncm < 0) ncm = 0;
   if (nev < 0) nev = 0;
-  cols = calloc((size_t)ncm + 1, sizeof *cols);
+  c.ledger_on = o.method == MBDAE_METHOD_MOREAU;
+  const int nled = c.ledger_on ? MBDAE_LEDGER_NCOLS : 0;
+  cols = calloc((size_t)(ncm + nled) + 1, sizeof *cols);
   evcols = calloc((size_t)nev + 1, sizeof *evcols);
-  c.row = calloc((size_t)ncm + 1, sizeof *c.row);
-  c.held = calloc((size_t)ncm + 1, sizeof *c.held);
+  c.row = calloc((size_t)(ncm + nled) + 1, sizeof *c.row);
+  c.held = calloc((size_t)(ncm + nled) + 1, sizeof *c.held);
   c.inv = calloc(MBDAE_RUN_MAX_INVARIANTS, sizeof *c.inv);
   c.inv_seg = calloc(MBDAE_RUN_MAX_INVARIANTS, sizeof *c.inv_seg);
   if (!y || !yp || !cols || !evcols || !c.row || !c.held || !c.inv || !c.inv_seg) {
@@ -673,6 +690,8 @@ int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
     fix_text(evcols[i].unit, sizeof evcols[i].unit);
   }
   c.prepend_t = !(ncm > 0 && strcmp(cols[1].name, "t") == 0);
+  if (c.ledger_on) mbdae_ledger_columns(cols + 1 + ncm);
+  c.ledger_col = ncm + (c.prepend_t ? 1 : 0);
   if (c.prepend_t) {
     snprintf(cols[0].name, sizeof cols[0].name, "t");
     snprintf(cols[0].unit, sizeof cols[0].unit, "s");
@@ -700,7 +719,7 @@ int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
   }
   c.out.dir = cfg->out_dir;
   c.out.scenario = s;
-  c.out.ncols = ncm + (c.prepend_t ? 1 : 0);
+  c.out.ncols = ncm + nled + (c.prepend_t ? 1 : 0);
   c.out.cols = c.prepend_t ? cols : cols + 1;
   c.out.nevcols = nev;
   c.out.evcols = evcols;
@@ -730,6 +749,11 @@ int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
     }
     t_begin = cfg->resume->t;
     segment = cfg->resume->segment;
+  }
+  if (c.ledger_on) {
+    mbdae_ledger_start(&c.ledger, cfg->resume ? &c.acc : NULL);
+    o.step_observer = mbdae_ledger_step;
+    o.step_data = &c.ledger;
   }
   o.observer = observer_segmented;
   o.observer_data = &c;

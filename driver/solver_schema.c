@@ -74,6 +74,10 @@ const mbdae_param_spec mbdae_solver_specs[] = {
    NULL, 0, "", "moreau: tolerance of the one-step problem (relative to its free velocities)"},
   {"nonsmooth_max_iter", MBDAE_PARAM_INT, OFF(nonsmooth_max_iter), 0, 0, 1, INT_MAX, 0, NULL,
    0, "", "moreau: active-set (semismooth Newton) iterations before Gauss-Seidel"},
+  {"projection", MBDAE_PARAM_BOOL, OFF(projection), 0, 0, 0, 1, 0, NULL, 0, "",
+   "moreau: project the positions back onto the constraints after each step"},
+  {"projection_tol", MBDAE_PARAM_DOUBLE, OFF(projection_tol), OPEN_LO, 0, 0, INF, 0, NULL, 0,
+   "", "moreau: largest violation the projection leaves (constraint units)"},
 };
 const int mbdae_solver_nspecs = (int)(sizeof mbdae_solver_specs / sizeof mbdae_solver_specs[0]);
 
@@ -121,6 +125,8 @@ void mbdae_solver_fields_from_options(mbdae_solver_fields *f, const mbdae_option
   f->activation = o->activation;
   f->nonsmooth_tol = o->nonsmooth_tol;
   f->nonsmooth_max_iter = o->nonsmooth_max_iter;
+  f->projection = o->projection;
+  f->projection_tol = o->projection_tol;
 }
 
 void mbdae_solver_fields_default(mbdae_solver_fields *f) {
@@ -157,6 +163,8 @@ void mbdae_solver_fields_apply(const mbdae_solver_fields *f, mbdae_options *o) {
   o->activation = f->activation;
   o->nonsmooth_tol = f->nonsmooth_tol;
   o->nonsmooth_max_iter = f->nonsmooth_max_iter;
+  o->projection = f->projection;
+  o->projection_tol = f->projection_tol;
 }
 
 mbdae_param_spec mbdae_solver_spec_with_default(const mbdae_param_spec *spec) {

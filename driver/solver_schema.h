@@ -17,7 +17,8 @@ typedef struct mbdae_solver_fields {
   int calcic_fallback;
   double root_band;
   double theta, moreau_step, activation, nonsmooth_tol;
-  int nonsmooth_max_iter;
+  int nonsmooth_max_iter, projection;
+  double projection_tol;
 } mbdae_solver_fields;
 
 /* `output:` values other than the directory (a string, handled apart). */

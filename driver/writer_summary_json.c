@@ -104,6 +104,9 @@ static int summary_finish(void *state, const mbdae_output_ctx *c, mbdae_run_resu
     kv_num(f, "    ", "max_energy_rise", st->max_energy_rise, 1);
     kv_num(f, "    ", "work_impulses", st->work_impulses, 1);
     kv_num(f, "    ", "dissipated_scheme", st->dissipated_scheme, 1);
+    kv_num(f, "    ", "work_applied", st->work_applied, 1);
+    kv_long(f, "    ", "projections", st->projections, 1);
+    kv_num(f, "    ", "max_violation_projected", st->max_violation_before, 1);
   }
   kv_num(f, "    ", "solver_wall_time", st->wall_time, 0);
   fprintf(f, "  },\n  \"invariants\": {");

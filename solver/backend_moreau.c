@@ -47,7 +47,9 @@ typedef struct moreau_backend {
   double kinetic, potential;  /* at t */
   /* statistics */
   long steps, force_evals, iters, fallbacks, set_max;
-  double set_sum, max_violation, max_rise, work_impulses, dissipated;
+  double set_sum, max_violation, max_rise, work_impulses, dissipated, work_applied;
+  long projections;
+  double max_projected;
 } moreau_backend;
 
 static double dot(const double *a, const double *b, int n) {
@@ -150,8 +152,13 @@ static void moreau_destroy(mbdae_engine *e) {
 
 static int moreau_reinit(mbdae_engine *e) {
   moreau_backend *b = e->backend;
-  b->t0 = b->t = e->t;
-  b->k = 0;
+  /* the step grid t0 + k h of the whole run, also when it is integrated in
+   * segments (mbdae_carry): a segment starts on the run's grid */
+  const double h = e->o->moreau_step;
+  b->t0 = e->o->carry ? e->o->carry->grid_t0 : e->t;
+  b->k = (long)floor((e->t - b->t0) / h + 1e-6);
+  if (b->k < 0) b->k = 0;
+  b->t = e->t;
   b->have_prev = 0;
   gather(b, e->y);
   memset(e->yp, 0, (size_t)e->n * sizeof *e->yp);
@@ -200,6 +207,55 @@ static int moreau_create(mbdae_engine *e) {
     return MBDAE_ERR_MEMORY;
   }
   return moreau_reinit(e);
+}
+
+/* Position projection after a step (solver.projection): the smallest
+ * correction in the metric of M that puts the violated unilateral rows
+ * back on g >= 0 and the bilateral rows on g = 0,
+ *     min |dq|_M^2 / 2   s.t.  g_i + G_i dq >= 0 (g_i <= 0),  g_i + G_i dq = 0 (bilateral),
+ * is the same complementarity problem as the step's (W = M, r = 0, b = g),
+ * repeated (Gauss-Newton) until the violation is at most projection_tol;
+ * q (+) dq through the position update with h = 1. Velocities are kept (the
+ * direct projection of Siconos' MoreauJeanDirectProjectionOSI). A violation
+ * the iteration cannot remove in NS_PROJECTION_ITERS rounds ends the run. */
+#define NS_PROJECTION_ITERS 10
+static int project(mbdae_engine *e, double *viol) {
+  moreau_backend *b = e->backend;
+  const mbdae_mechanics *m = b->m;
+  const mbdae_options *o = e->o;
+  const double before = *viol;
+  memset(b->r, 0, (size_t)b->nv * sizeof *b->r);
+  for (int it = 1; it <= NS_PROJECTION_ITERS; ++it) {
+    for (int i = 0; i < b->nc; ++i) {
+      b->in_set[i] = i >= b->nu || b->gap[i] <= 0.0;
+      b->b[i] = b->gap[i];
+      b->U[i] = 0.0; /* the multipliers, cold */
+    }
+    ns_input in = {.Wx = b->mx, .w_changed = 0, .Gx = b->gx, .r = b->r, .b = b->b,
+                   .in_set = b->in_set, .tol = o->nonsmooth_tol,
+                   .max_iter = o->nonsmooth_max_iter};
+    ns_result res;
+    char why[512] = "";
+    int rc = ns_solve(b->ns, &in, b->dv, b->U, &res, why, sizeof why);
+    if (rc) {
+      snprintf(e->msg, sizeof e->msg, "moreau: position projection at t=%.12g: %s", b->t, why);
+      return MBDAE_ERR_SOLVER;
+    }
+    rc = mbdae_mechanics_update(m, 1.0, b->q, b->dv, b->qnew, e->p->user_data);
+    if (rc) return callback_failed(e, "position update", b->t, rc);
+    memcpy(b->q, b->qnew, (size_t)b->nq * sizeof *b->q);
+    if ((rc = eval_constraints(e, viol))) return rc;
+    if (*viol <= o->projection_tol) {
+      b->projections++;
+      if (before > b->max_projected) b->max_projected = before;
+      return MBDAE_OK;
+    }
+  }
+  snprintf(e->msg, sizeof e->msg,
+           "moreau: position projection at t=%.12g left a violation of %.3e > projection_tol "
+           "%.3e after %d rounds (from %.3e)", b->t, *viol, o->projection_tol,
+           NS_PROJECTION_ITERS, before);
+  return MBDAE_ERR_SOLVER;
 }
 
 /* One step of length h from (b->t, b->q, b->v); on success the state moves
@@ -298,7 +354,9 @@ static int moreau_step(mbdae_engine *e, double h, double t_next) {
   b->k++;
   b->steps++;
   double viol;
-  if ((rc = eval_energy(e)) || (rc = eval_constraints(e, &viol))) return rc;
+  if ((rc = eval_constraints(e, &viol))) return rc;
+  if (o->projection && viol > o->projection_tol && (rc = project(e, &viol))) return rc;
+  if ((rc = eval_energy(e))) return rc;
   const double rise = b->kinetic + b->potential - e_before;
   b->set_sum += nset;
   if (nset > b->set_max) b->set_max = nset;
@@ -306,6 +364,7 @@ static int moreau_step(mbdae_engine *e, double h, double t_next) {
   if (b->steps == 1 || rise > b->max_rise) b->max_rise = rise;
   b->work_impulses += work_imp;
   b->dissipated += diss;
+  b->work_applied += work_applied;
   if (m->impulses) {
     rc = m->impulses(t_next, h, b->P, ud);
     if (rc < 0) return callback_failed(e, "impulse observer", t_next, rc);
@@ -401,6 +460,9 @@ static void moreau_stats(mbdae_engine *e, mbdae_stats *s) {
   s->max_energy_rise = b->max_rise;
   s->work_impulses = b->work_impulses;
   s->dissipated_scheme = b->dissipated;
+  s->work_applied = b->work_applied;
+  s->projections = b->projections;
+  s->max_violation_before = b->max_projected;
   s->last_step = e->o->moreau_step;
 }
 

@@ -38,6 +38,8 @@ void mbdae_options_default(mbdae_options *o) {
   o->activation = 0.5;
   o->nonsmooth_tol = 1e-10;
   o->nonsmooth_max_iter = 50;
+  o->projection = 0;
+  o->projection_tol = 1e-10;
 }
 
 static const char *const method_names[] = {"ida", "cvode-bdf", "cvode-adams", "rk4",
@@ -110,6 +112,8 @@ static int check_options(const mbdae_problem *p, const mbdae_options *o,
     if (!(o->nonsmooth_tol > 0.0 && o->nonsmooth_tol < 1.0))
       BAD("nonsmooth_tol must be in (0, 1)");
     if (o->nonsmooth_max_iter < 1) BAD("nonsmooth_max_iter must be >= 1");
+    if (o->projection && !(o->projection_tol > 0.0 && isfinite(o->projection_tol)))
+      BAD("projection_tol must be positive");
     if (!mbdae_problem_has_mechanics(p)) {
       snprintf(msg, n, "method moreau needs the model's mechanical form (positions, "
                        "velocities, mass, forces: mbdae/mechanics.h), which it does not supply");

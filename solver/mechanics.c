@@ -192,3 +192,25 @@ int mbdae_problem_mechanics_sizes(const mbdae_problem *p, int *nq, int *nv,
   if (nb) *nb = p->mech->nb;
   return MBDAE_OK;
 }
+
+int mbdae_mechanics_energy(const mbdae_problem *p, double t, const double *y,
+                           double *kinetic, double *potential) {
+  if (!p || !y || !mbdae_problem_has_mechanics(p)) return MBDAE_ERR_ARGUMENT;
+  const mbdae_mechanics *m = p->mech;
+  double *q = malloc((size_t)m->nq * sizeof *q), *mx = malloc((size_t)m->m_nnz * sizeof *mx);
+  int rc = q && mx ? MBDAE_OK : MBDAE_ERR_MEMORY;
+  if (!rc) {
+    for (int i = 0; i < m->nq; ++i) q[i] = y[m->qidx[i]];
+    if (m->mass(t, q, mx, p->user_data) != 0) rc = MBDAE_ERR_CALLBACK;
+  }
+  double K = 0.0, V = 0.0;
+  for (int j = 0; !rc && j < m->nv; ++j)
+    for (mbdae_index k = m->m_colptr[j]; k < m->m_colptr[j + 1]; ++k)
+      K += 0.5 * y[m->vidx[m->m_rowind[k]]] * mx[k] * y[m->vidx[j]];
+  if (!rc && m->potential && m->potential(t, q, &V, p->user_data) != 0) rc = MBDAE_ERR_CALLBACK;
+  free(q);
+  free(mx);
+  if (!rc && kinetic) *kinetic = K;
+  if (!rc && potential) *potential = V;
+  return rc;
+}

@@ -115,6 +115,34 @@ static void deploy_case(int n, double e) {
   CU_ASSERT_EQUAL(mm.taut_end, e == 0.0 ? ns : 0);
 }
 
+/* solver.projection: the bola's string is put back to its length after
+ * every step (violation <= projection_tol), energy still never rises (no
+ * potential along the string: gravity acts on both points alike). */
+static void test_bola_projection(void) {
+  snm_params p;
+  strings_seed_bola(&p);
+  mbdae_options o;
+  mbdae_options_default(&o);
+  o.moreau_step = 1e-3;
+  o.t_end = 3.0;
+  o.dt_out = 0.5;
+  o.projection = 1;
+  o.projection_tol = 1e-10;
+  moreau_metrics mm;
+  memset(&mm, 0, sizeof mm);
+  mm.window0 = 1.4;
+  mm.window1 = 3.0;
+  mm.probe_t = 2.0;
+  char msg[512];
+  CU_ASSERT_EQUAL_FATAL(strings_moreau_run(&p, &o, &mm, msg, sizeof msg), MBDAE_OK);
+  CU_ASSERT(mm.max_excess <= 1e-10);
+  CU_ASSERT(mm.stats.max_violation <= 1e-10);
+  CU_ASSERT(mm.stats.projections > 1000);
+  MBDAE_ASSERT_REL(mm.E_probe, 120.608125, 1e-5);
+  MBDAE_ASSERT_ABS(mm.omega_end, 0.75, 2e-3);
+  CU_ASSERT(mm.max_rise <= 1e-12 * mm.E0);
+}
+
 static void test_deploying_nets(void) {
   deploy_case(5, 0.0);
   deploy_case(5, 0.15);
@@ -142,6 +170,7 @@ int main(void) {
     {"string G against finite differences", test_jacobian_fd},
     {"bola: closed form and the Siconos peer", test_bola},
     {"deploying nets: end energy, momenta, energy never rises", test_deploying_nets},
+    {"bola with position projection", test_bola_projection},
     {"mode baumgarte refused", test_refuses_baumgarte},
     {NULL, NULL}};
   return mbdae_test_main("moreau_strings", tests);

@@ -160,6 +160,11 @@ typedef struct mbdae_options {
   double nonsmooth_tol;      /**< moreau: tolerance of the one-step problem, relative to
                                 its free constraint velocities (default 1e-10) */
   int nonsmooth_max_iter;    /**< moreau: iterations of the semismooth Newton (default 50) */
+  int projection;            /**< moreau: 1 projects the positions back onto g >= 0 (and the
+                                bilateral g = 0) after every step whose violation exceeds
+                                projection_tol (doc/moreau.md); 0 (default): no projection */
+  double projection_tol;     /**< moreau: largest violation left by the projection, in the
+                                constraints' units (default 1e-10) */
   mbdae_step_fn step_observer; /**< moreau: called after every step (may be NULL) */
   void *step_data;           /**< its user_data */
 } mbdae_options;
@@ -200,6 +205,9 @@ typedef struct mbdae_stats {
   double dissipated_scheme;  /**< moreau: total numerical damping (theta - 1/2) |dv|_M^2 */
   double max_repair;         /**< largest repair an event handler reported
                                 (mbdae_problem_report_repair), 0 if none */
+  double work_applied;       /**< moreau: total work of the applied forces */
+  long projections;          /**< moreau: steps whose positions were projected */
+  double max_violation_before; /**< moreau: largest violation a projection removed */
 } mbdae_stats;
 
 /** @brief Integrate from o->t0 to o->t_end.

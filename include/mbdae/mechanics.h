@@ -154,6 +154,16 @@ MBDAE_EXPORT int mbdae_problem_has_mechanics(const mbdae_problem *p);
 MBDAE_EXPORT int mbdae_problem_mechanics_sizes(const mbdae_problem *p, int *nq, int *nv,
                                                int *nu, int *nb);
 
+/** @brief Kinetic energy v^T M v / 2 and the model's potential at a state.
+ * @param p         a problem with a mechanical form
+ * @param t         time
+ * @param y         state (problem layout)
+ * @param kinetic   receives the kinetic energy (may be NULL)
+ * @param potential receives the potential, 0 without one (may be NULL)
+ * @return MBDAE_OK, MBDAE_ERR_ARGUMENT, MBDAE_ERR_CALLBACK or MBDAE_ERR_MEMORY */
+MBDAE_EXPORT int mbdae_mechanics_energy(const mbdae_problem *p, double t, const double *y,
+                                        double *kinetic, double *potential);
+
 /** Result of mbdae_mechanics_check(). */
 typedef struct mbdae_mechanics_check_result {
   double g_max_abs_err;  /**< max |G_analytic - G_fd| over all entries */
