@@ -25,6 +25,7 @@ packages=(build-essential cmake pkg-config
           libsundials-dev libsuitesparse-dev libmetis-dev
           libcunit1-dev libyaml-dev libmatio-dev gnuplot-nox
           libopenmpi-dev openmpi-bin
+          python3                      # scripts/results_pages.py (ctest results_pages)
           clang libclang-rt-14-dev)   # the libFuzzer run of `test`
 
 install_missing() {
