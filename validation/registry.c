@@ -12,6 +12,7 @@ extern const mbdae_validation_case mbdae_validation_rover[];
 extern const mbdae_validation_case mbdae_validation_billiard[];
 extern const mbdae_validation_case mbdae_validation_ball[];
 extern const mbdae_validation_case mbdae_validation_pendulum[];
+extern const mbdae_validation_case mbdae_validation_compliant[];
 
 const mbdae_validation_case *const mbdae_validation_tables[] = {
   /* VALIDATION-TABLE-ENTRIES (keep this marker) */
@@ -23,6 +24,7 @@ const mbdae_validation_case *const mbdae_validation_tables[] = {
   mbdae_validation_billiard,
   mbdae_validation_ball,
   mbdae_validation_pendulum,
+  mbdae_validation_compliant,
   NULL
 };
 

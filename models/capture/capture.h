@@ -14,7 +14,7 @@
 #include "mbdae/model.h"
 #include "polytope/polytope.h"
 
-enum { CAPTURE_MODE_EVENT = 0, CAPTURE_MODE_BAUMGARTE = 1 };
+enum { CAPTURE_MODE_EVENT = 0, CAPTURE_MODE_BAUMGARTE = 1, CAPTURE_MODE_COMPLIANT = 2 };
 enum { CAPTURE_SWITCH_LOCATED = 0, CAPTURE_SWITCH_STATE = 1 };
 enum { CAPTURE_FORCES_BILATERAL = 0, CAPTURE_FORCES_UNILATERAL = 1 };
 enum { CAPTURE_SHAPE_PRISM = 0, CAPTURE_SHAPE_BOX = 1, CAPTURE_SHAPE_VERTICES = 2 };
@@ -66,6 +66,16 @@ typedef struct capture_params {
   double target_center[3], target_velocity[3];
   double zeta, omega_n;
   double control_t_end;     /* thrust off after this time (0: never) */
+  /* mode: compliant (capture_compliant.c): elastic threads and compliant
+   * contact, forces only - no constraints, no events */
+  double string_ea;         /* EA of every thread (N) */
+  double string_damping;    /* eta (N s): T = EA eps + eta eps eps' (elastic_thread.h) */
+  double contact_stiffness; /* k of the normal law (N/m^p) */
+  double contact_exponent;  /* p (1 linear, 1.5 Hertz) */
+  double contact_restitution;        /* e at contact_reference_velocity, (0, 1] */
+  double contact_reference_velocity; /* m/s */
+  double friction;          /* Coulomb mu */
+  double friction_velocity; /* regularisation velocity (m/s) */
 } capture_params;
 
 typedef struct capture_model capture_model;
@@ -96,6 +106,21 @@ int capture_dae_initial_state(capture_model *m, double t0, double *y, double *yp
 /* Consistent lambda (in y) and yp from the ODE part of y and the current
  * modes (the ODE form's joint multiplier solve, capture_accelerations). */
 int capture_dae_consistent(capture_model *m, double t, double *y, double *yp);
+
+/* Compliant form (mode: compliant, capture_compliant.c): y = [r | v | P U q w]
+ * as the ODE form, an ODE for rk4 / cvode (sparse analytic Jacobian for
+ * cvode-bdf with klu) and y' - f(y) = 0 for ida; no roots, no events.
+ * MBDAE_ERR_UNSUPPORTED for control error_stabilization. */
+int capture_create_compliant(const capture_params *p, int dae, capture_model **out,
+                             mbdae_param_error *err);
+int capture_is_compliant(const capture_model *m);
+/* f(t, y) of the compliant form (its ODE, the DAE's consistent y'). */
+int capture_compliant_rhs(capture_model *m, double t, const double *y, double *f);
+/* Energies at y: kinetic (net + body), elastic (threads), contact
+ * (k d^(p+1)/(p+1) summed), and the counts of stretched threads and of
+ * points inside the body. */
+void capture_compliant_energies(const capture_model *m, const double *y, double *kinetic,
+                                double *elastic, double *contact, int *taut, int *contacts);
 
 /* Sizes and layout: y = [r (3 np) | v (3 np) | P U q w (13)]. */
 int capture_npoints(const capture_model *m);

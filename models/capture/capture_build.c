@@ -45,6 +45,14 @@ void capture_params_default(capture_params *p) {
   p->control_tf = 1.0;
   p->zeta = 1.0;
   p->omega_n = 1.0;
+  p->string_ea = 5.5e4;
+  p->string_damping = 0.0;
+  p->contact_stiffness = 1e5;
+  p->contact_exponent = 1.5;
+  p->contact_restitution = 0.5;
+  p->contact_reference_velocity = 1.0;
+  p->friction = 0.0;
+  p->friction_velocity = 0.01;
 }
 
 #define FAIL(k, ...)                                                 \
@@ -131,6 +139,17 @@ int capture_params_check(const capture_params *p, mbdae_param_error *err) {
     FAIL("baumgarte_forces", "unilateral applies to mode: baumgarte only (event mode's "
                              "forces are unilateral already: release at zero force)");
   if (p->control != CAPTURE_CONTROL_NONE && !(p->control_tf > 0.0)) FAIL("control_tf", "must be > 0");
+  if (p->mode == CAPTURE_MODE_COMPLIANT) { /* capture_compliant.c */
+    if (!(p->string_ea > 0.0)) FAIL("EA", "must be > 0");
+    if (!(p->string_damping >= 0.0)) FAIL("string_damping", "must be >= 0");
+    if (!(p->contact_stiffness > 0.0)) FAIL("contact_stiffness", "must be > 0");
+    if (!(p->contact_exponent >= 1.0)) FAIL("contact_exponent", "must be >= 1");
+    if (!(p->contact_restitution > 0.0 && p->contact_restitution <= 1.0))
+      FAIL("contact_restitution", "must be in (0, 1] (e = 0 needs infinite damping)");
+    if (!(p->contact_reference_velocity > 0.0)) FAIL("contact_reference_velocity", "must be > 0");
+    if (!(p->friction >= 0.0)) FAIL("friction", "must be >= 0");
+    if (!(p->friction_velocity > 0.0)) FAIL("friction_velocity", "must be > 0");
+  }
   mbdae_polytope *b = NULL;
   int rc = build_body(p, &b, err);
   if (rc) return rc;
@@ -175,6 +194,7 @@ void capture_free(capture_model **pm) {
   capture_dae_free(m);
   capture_joint_free(m);
   capture_mech_release(m);
+  capture_compliant_free(m);
   mbdae_problem_free(&m->problem);
   mbdae_polytope_free(&m->body);
   free(m->p.vertices);
@@ -232,7 +252,8 @@ int capture_create(const capture_params *p, capture_model **out, mbdae_param_err
   m->rows = calloc(nc, sizeof *m->rows);
   m->list = malloc(nc * sizeof *m->list);
   m->first = calloc(nc, sizeof *m->first);
-  m->K = malloc(nc * nc * sizeof *m->K);
+  /* the joint multiplier matrix (dense envelope): none in mode compliant */
+  m->K = malloc((p->mode == CAPTURE_MODE_COMPLIANT ? 1 : nc * nc) * sizeof *m->K);
   m->bvec = malloc(2 * nc * sizeof *m->bvec);
   m->lambda = calloc(nc, sizeof *m->lambda);
   m->Zscatter = calloc(nu, sizeof *m->Zscatter);

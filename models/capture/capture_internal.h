@@ -63,6 +63,8 @@ struct capture_model {
   /* second-order form for solver.method moreau (capture_mechanics.c);
    * NULL for the event-driven methods */
   struct capture_mech *mech;
+  /* compliant form (capture_compliant.c); NULL in the constraint modes */
+  struct capture_compliant *comp;
 };
 
 void capture_rows(capture_model *m, const double *y);
@@ -108,6 +110,8 @@ void capture_joint_stats(const capture_model *m, long *analyses, long *factoriza
 void capture_joint_free(capture_model *m);
 /* Second-order form (capture_mechanics.c): release it (called by capture_free). */
 void capture_mech_release(capture_model *m);
+/* Compliant form: release it (called by capture_free). */
+void capture_compliant_free(capture_model *m);
 /* Min-thrust coefficients from the state at t0 (eq. 4.23, sign-corrected). */
 void capture_control_setup(capture_model *m, double t0, const double *y);
 

@@ -28,7 +28,7 @@
   {key_, MBDAE_PARAM_BOOL, offsetof(capture_params, field_), 0, def_, 0, 1, 0,     \
    NULL, 0, "-", doc_}
 
-static const char *const mode_choices[] = {"event", "baumgarte", NULL};
+static const char *const mode_choices[] = {"event", "baumgarte", "compliant", NULL};
 static const char *const switching_choices[] = {"located", "state", NULL};
 static const char *const forces_choices[] = {"bilateral", "unilateral", NULL};
 static const char *const shape_choices[] = {"prism", "box", "vertices", NULL};
@@ -36,7 +36,8 @@ static const char *const control_choices[] = {"none", "min_thrust", "error_stabi
 
 static const mbdae_param_spec specs[] = {
   E("mode", mode, mode_choices,
-    "event: impacts, persistent contact, release; baumgarte: compliant (eq. 3.2)"),
+    "event: impacts, persistent contact, release; baumgarte: stabilised constraints (eq. "
+    "3.2); compliant: elastic threads (EA, string_damping) and Hunt-Crossley contact"),
   E("switching", switching, switching_choices,
     "baumgarte mode: located (every switch on a root, re-initialised) or state (the seed's "
     "method: active sets and faces from the state at every evaluation, no events)"),
@@ -89,6 +90,22 @@ static const mbdae_param_spec specs[] = {
   D("zeta", zeta, 0, 1.0, 0.0, HUGE_VAL, "-", "error-stabilisation damping ratio (eq. 4.33)"),
   D("omega_n", omega_n, 0, 1.0, 0.0, HUGE_VAL, "1/s", "error-stabilisation frequency (eq. 4.33)"),
   D("control_t_end", control_t_end, 0, 0.0, 0.0, HUGE_VAL, "s", "thrust off after this time (0: t_f / never)"),
+  D("EA", string_ea, MBDAE_PARAM_MIN_OPEN, 5.5e4, 0.0, HUGE_VAL, "N",
+    "mode compliant: axial stiffness E A of every thread (default: 1 mm Kevlar 29, "
+    "E = 70.5 GPa)"),
+  D("string_damping", string_damping, 0, 0.0, 0.0, HUGE_VAL, "N s",
+    "mode compliant: thread damping eta, T = EA eps + eta eps eps' (tension only)"),
+  D("contact_stiffness", contact_stiffness, MBDAE_PARAM_MIN_OPEN, 1e5, 0.0, HUGE_VAL, "N/m^p",
+    "mode compliant: k of the Hunt-Crossley normal force k d^p (1 + a d')"),
+  D("contact_exponent", contact_exponent, 0, 1.5, 1.0, 3.0, "-",
+    "mode compliant: p (1 linear, 1.5 Hertz)"),
+  D("contact_restitution", contact_restitution, MBDAE_PARAM_MIN_OPEN, 0.5, 0.0, 1.0, "-",
+    "mode compliant: restitution of a normal impact at contact_reference_velocity (sets a)"),
+  D("contact_reference_velocity", contact_reference_velocity, MBDAE_PARAM_MIN_OPEN, 1.0, 0.0,
+    HUGE_VAL, "m/s", "mode compliant: impact speed at which contact_restitution holds"),
+  D("friction", friction, 0, 0.0, 0.0, HUGE_VAL, "-", "mode compliant: Coulomb coefficient"),
+  D("friction_velocity", friction_velocity, MBDAE_PARAM_MIN_OPEN, 0.01, 0.0, HUGE_VAL, "m/s",
+    "mode compliant: regularisation velocity of friction (viscous below it)"),
 };
 
 static int kind_check(const void *params, mbdae_param_error *err) {
@@ -144,6 +161,10 @@ static int kind_create(const void *params, mbdae_options *o, mbdae_model **model
       rc = capture_mech_attach(m);
       if (rc) capture_free(&m);
     }
+  } else if (cp->mode == CAPTURE_MODE_COMPLIANT) {
+    /* forces only (capture_compliant.c): y' - f = 0 for ida, an ODE for
+     * every other method, with the sparse analytic Jacobian for either */
+    rc = capture_create_compliant(params, o->method == MBDAE_METHOD_IDA, &m, err);
   } else if (o->method == MBDAE_METHOD_IDA) {
     /* DAE form (doc/capture.md "DAE form"): analytic sparse Jacobian for
      * linear_solver klu or dense. The multipliers solve acceleration-level
@@ -183,7 +204,11 @@ static mbdae_problem *kind_problem(mbdae_model *model) {
 static int kind_initial_state(mbdae_model *model, double t0, double *y, double *yp) {
   capture_model *m = (capture_model *)model;
   if (capture_is_dae(m)) return capture_dae_initial_state(m, t0, y, yp);
-  return capture_initial_state(m, t0, y);
+  int rc = capture_initial_state(m, t0, y);
+  if (rc || !capture_is_compliant(m) || !yp) return rc;
+  /* a consistent y' for the DAE form y' - f(y) = 0 (the ODE's too) */
+  rc = capture_compliant_rhs(m, t0, y, yp);
+  return rc > 0 ? MBDAE_ERR_CALLBACK : rc;
 }
 
 /* body state, balances, then phi_k and psi_j (figs. 4.2-4.6) */
@@ -224,8 +249,15 @@ static int kind_output_row(mbdae_model *model, double t, const double *y,
   for (int i = 0; i < 10; ++i) row[i] = bs[i < 3 ? i : i + 3]; /* P, q, w */
   capture_momenta(m, y, &row[10], &row[13], &row[16]);
   row[17] = capture_max_penetration(m, y);
-  row[18] = capture_active_strings(m);
-  row[19] = capture_active_contacts(m);
+  if (capture_is_compliant(m)) { /* stretched threads, points inside the body */
+    int nt = 0, nc = 0;
+    capture_compliant_energies(m, y, NULL, NULL, NULL, &nt, &nc);
+    row[18] = nt;
+    row[19] = nc;
+  } else {
+    row[18] = capture_active_strings(m);
+    row[19] = capture_active_contacts(m);
+  }
   double c[3] = {0, 0, 0};
   for (int i = 0; i < m->np; ++i)
     for (int k = 0; k < 3; ++k) c[k] += y[3 * i + k] / m->np;

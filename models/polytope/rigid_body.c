@@ -49,6 +49,43 @@ void mbdae_rb_quat_rate(const double *q, const double *w, double *qdot) {
   qdot[3] = 0.5 * (q[0] * w[2] + q[1] * w[1] - q[2] * w[0]);
 }
 
+void mbdae_rb_quat_rate_jacobian(const double *q, const double *w, double *dq, double *dw) {
+  double e[4], col[4];
+  for (int k = 0; k < 4; ++k) { /* linear in q: column k is the rate of unit q = e_k */
+    for (int c = 0; c < 4; ++c) e[c] = c == k;
+    mbdae_rb_quat_rate(e, w, col);
+    for (int r = 0; r < 4; ++r) dq[4 * r + k] = col[r];
+  }
+  for (int k = 0; k < 3; ++k) { /* linear in w */
+    for (int c = 0; c < 3; ++c) e[c] = c == k;
+    mbdae_rb_quat_rate(q, e, col);
+    for (int r = 0; r < 4; ++r) dw[3 * r + k] = col[r];
+  }
+}
+
+void mbdae_rb_euler_jacobian(const double *J, const double *Jinv, const double *w,
+                             double *dwdot_dw) {
+  /* d(w x J w)/dw = [w]x J - [J w]x */
+  double h[3], W[9], H[9], G[9];
+  for (int i = 0; i < 3; ++i) h[i] = J[3 * i] * w[0] + J[3 * i + 1] * w[1] + J[3 * i + 2] * w[2];
+  W[0] = 0; W[1] = -w[2]; W[2] = w[1]; W[3] = w[2]; W[4] = 0; W[5] = -w[0];
+  W[6] = -w[1]; W[7] = w[0]; W[8] = 0;
+  H[0] = 0; H[1] = -h[2]; H[2] = h[1]; H[3] = h[2]; H[4] = 0; H[5] = -h[0];
+  H[6] = -h[1]; H[7] = h[0]; H[8] = 0;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      double s = -H[3 * i + j];
+      for (int k = 0; k < 3; ++k) s += W[3 * i + k] * J[3 * k + j];
+      G[3 * i + j] = s;
+    }
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      double s = 0.0;
+      for (int k = 0; k < 3; ++k) s -= Jinv[3 * i + k] * G[3 * k + j];
+      dwdot_dw[3 * i + j] = s;
+    }
+}
+
 void mbdae_rb_euler(const double *J, const double *Jinv, const double *w,
                     const double *tau_body, double *wdot) {
   double h[3], r[3];

@@ -22,6 +22,12 @@ void mbdae_rb_quat_rate(const double *q, const double *w, double *qdot);
  * Returns w' = Jinv (tau - w x J w). */
 void mbdae_rb_euler(const double *J, const double *Jinv, const double *w,
                     const double *tau_body, double *wdot);
+/* Derivatives for analytic Jacobians: dqdot/dq (4x4) and dqdot/dw (4x3),
+ * row-major (q' is bilinear in q and w); dwdot/dw (3x3) of Euler's
+ * equations at fixed torque: -Jinv ([w]x J - [J w]x). */
+void mbdae_rb_quat_rate_jacobian(const double *q, const double *w, double *dq, double *dw);
+void mbdae_rb_euler_jacobian(const double *J, const double *Jinv, const double *w,
+                             double *dwdot_dw);
 /* Angular momentum about the origin of the inertial frame:
  * m P x U + C J w. */
 void mbdae_rb_angular_momentum(double m, const double *J, const double *s,
