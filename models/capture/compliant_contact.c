@@ -22,10 +22,8 @@ double cc_body_radius(const mbdae_polytope *body) {
   return sqrt(r2);
 }
 
-double cc_point_depth(const mbdae_polytope *body, const double C[9], const double *r,
-                      const double *P, int *face) {
-  double rel[3] = {r[0] - P[0], r[1] - P[1], r[2] - P[2]}, rho[3];
-  mult(C, rel, rho);
+/* depth below the nearest face of body-frame point rho, and that face */
+static double nearest_face(const mbdae_polytope *body, const double *rho, int *face) {
   double d = HUGE_VAL;
   int f = 0;
   for (int q = 0; q < body->nf; ++q) {
@@ -33,6 +31,16 @@ double cc_point_depth(const mbdae_polytope *body, const double C[9], const doubl
     double dq = (1.0 - dot3(A, rho)) / sqrt(dot3(A, A));
     if (dq < d) d = dq, f = q;
   }
+  *face = f;
+  return d;
+}
+
+double cc_point_depth(const mbdae_polytope *body, const double C[9], const double *r,
+                      const double *P, int *face) {
+  double rel[3] = {r[0] - P[0], r[1] - P[1], r[2] - P[2]}, rho[3];
+  int f;
+  mult(C, rel, rho);
+  double d = nearest_face(body, rho, &f);
   if (face) *face = f;
   return d;
 }
@@ -61,14 +69,9 @@ int cc_point_contact(const cc_law *law, const mbdae_polytope *body, double rmax,
   double rel[3] = {r[0] - P[0], r[1] - P[1], r[2] - P[2]};
   if (dot3(rel, rel) > rmax * rmax) return 0;
   double rho[3];
+  int f;
   mult(C, rel, rho);
-  double d = HUGE_VAL;
-  int f = 0;
-  for (int q = 0; q < body->nf; ++q) {
-    const double *A = &body->A[3 * q];
-    double dq = (1.0 - dot3(A, rho)) / sqrt(dot3(A, A));
-    if (dq < d) d = dq, f = q;
-  }
+  double d = nearest_face(body, rho, &f);
   if (!(d > 0.0)) return 0;
   out->depth = d;
   out->face = f;

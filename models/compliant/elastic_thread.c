@@ -14,16 +14,25 @@ static hc_law law_of(const elastic_thread *th) {
   return l;
 }
 
+/* stretch, its rate and the direction u; 0 when slack */
+static int kinematics(const elastic_thread *th, const double S[3], const double W[3],
+                      double *len, double *delta, double *rate, double u[3]) {
+  *len = norm3(S);
+  *delta = *len - th->L;
+  if (!(*delta > 0.0)) return 0;
+  for (int c = 0; c < 3; ++c) u[c] = S[c] / *len;
+  *rate = u[0] * W[0] + u[1] * W[1] + u[2] * W[2];
+  return 1;
+}
+
 double elastic_thread_force(const elastic_thread *th, const double S[3], const double W[3],
                             double f[3], double dfdS[9], double dfdW[9], double *diss) {
   if (f) memset(f, 0, 3 * sizeof *f);
   if (dfdS) memset(dfdS, 0, 9 * sizeof *dfdS);
   if (dfdW) memset(dfdW, 0, 9 * sizeof *dfdW);
   if (diss) *diss = 0.0;
-  double len = norm3(S), delta = len - th->L;
-  if (!(delta > 0.0)) return 0.0;
-  double u[3] = {S[0] / len, S[1] / len, S[2] / len};
-  double rate = u[0] * W[0] + u[1] * W[1] + u[2] * W[2];
+  double len, delta, rate, u[3];
+  if (!kinematics(th, S, W, &len, &delta, &rate, u)) return 0.0;
   hc_law law = law_of(th);
   double Td, Tv;
   double T = hc_force(&law, delta, rate, &Td, &Tv);
@@ -52,10 +61,8 @@ double elastic_thread_dissipation(const elastic_thread *th, const double S[3],
                                   const double W[3], double dDdS[3], double dDdW[3]) {
   if (dDdS) memset(dDdS, 0, 3 * sizeof *dDdS);
   if (dDdW) memset(dDdW, 0, 3 * sizeof *dDdW);
-  double len = norm3(S), delta = len - th->L;
-  if (!(delta > 0.0)) return 0.0;
-  double u[3] = {S[0] / len, S[1] / len, S[2] / len};
-  double rate = u[0] * W[0] + u[1] * W[1] + u[2] * W[2];
+  double len, delta, rate, u[3];
+  if (!kinematics(th, S, W, &len, &delta, &rate, u)) return 0.0;
   hc_law law = law_of(th);
   double Td, Tv;
   double T = hc_force(&law, delta, rate, &Td, &Tv);
