@@ -11,10 +11,11 @@
 # installed with --prefix anywhere and moved.
 #
 # The installed library is one library, "libmbdae": the engine, the model
-# kinds and the validation cases, i.e. everything the public headers declare
-# (mbdae/mbdae.h includes mbdae/validation.h). It is linked from the objects
-# of the in-tree static targets `mbdae` and `mbdae_validation` (compiled
-# once, position independent), so the in-tree build is unchanged.
+# kinds, the validation cases and the driver (scenario loader, runs, writers,
+# checkpoints, sweeps, plug-ins: mbdae/simulation.h), i.e. everything the
+# public headers declare. It is linked from the objects of the in-tree static
+# targets `mbdae`, `mbdae_validation` and `mbdae_driver` (compiled once,
+# position independent), so the in-tree build is unchanged.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -33,7 +34,7 @@ endif()
 # linked PRIVATE into libmbdae.so); a consumer of the static one links them.
 set(MBDAE_STATIC_DEP_NAMES sundials_ida sundials_cvode sundials_nvecserial
     sundials_sunmatrixdense sundials_sunmatrixsparse sundials_sunlinsoldense
-    sundials_sunlinsolklu sundials_sunnonlinsolfixedpoint klu metis)
+    sundials_sunlinsolklu sundials_sunnonlinsolfixedpoint klu metis yaml matio)
 # Where they were found here, as search hints for the consumer (only those
 # outside the compiler's implicit directories, so a Debian install records none).
 set(MBDAE_STATIC_DEP_DIRS)
@@ -56,9 +57,10 @@ endif()
 # --- the two installable variants of libmbdae --------------------------------
 # Compiled with hidden visibility: libmbdae.so exports only what the public
 # headers mark MBDAE_EXPORT (include/mbdae/export.h), all named mbdae_*.
-set_target_properties(mbdae mbdae_validation PROPERTIES POSITION_INDEPENDENT_CODE ON
-  C_VISIBILITY_PRESET hidden)
-set(MBDAE_LIBRARY_OBJECTS $<TARGET_OBJECTS:mbdae> $<TARGET_OBJECTS:mbdae_validation>)
+set_target_properties(mbdae mbdae_validation mbdae_driver PROPERTIES
+  POSITION_INDEPENDENT_CODE ON C_VISIBILITY_PRESET hidden)
+set(MBDAE_LIBRARY_OBJECTS $<TARGET_OBJECTS:mbdae> $<TARGET_OBJECTS:mbdae_validation>
+    $<TARGET_OBJECTS:mbdae_driver>)
 
 add_library(mbdae_shared SHARED ${MBDAE_LIBRARY_OBJECTS})
 add_library(mbdae_static STATIC ${MBDAE_LIBRARY_OBJECTS})
@@ -77,14 +79,16 @@ set_target_properties(mbdae_static PROPERTIES EXPORT_NAME mbdae_static)
 # libm is in the link interface: the public headers are used with <math.h>
 # (HUGE_VAL bounds in parameter schemas, models' own sin/sqrt), and a
 # consumer of mbdae::mbdae or `pkg-config --libs mbdae` links it.
-target_link_libraries(mbdae_shared PRIVATE mbdae_deps_solver PUBLIC m)
+target_link_libraries(mbdae_shared PRIVATE mbdae_deps_solver mbdae_deps_driver ${CMAKE_DL_LIBS}
+                      PUBLIC m)
 # Every symbol of libmbdae.so must resolve in the library and its dependencies.
 target_link_options(mbdae_shared PRIVATE -Wl,--no-undefined)
 # The static archive's link interface: our dependency target in the build
 # tree, the package config's mbdae::deps (found on the consumer's machine)
 # when installed.
 target_link_libraries(mbdae_static INTERFACE
-  $<BUILD_INTERFACE:mbdae_deps_solver> $<INSTALL_INTERFACE:mbdae::deps>)
+  $<BUILD_INTERFACE:mbdae_deps_solver> $<BUILD_INTERFACE:mbdae_deps_driver>
+  $<INSTALL_INTERFACE:mbdae::deps> ${CMAKE_DL_LIBS})
 
 # --- the command and its scenarios --------------------------------------------
 # The installed `mbdae list` finds the scenarios relative to its own
@@ -93,7 +97,12 @@ target_link_libraries(mbdae_static INTERFACE
 # keeps listing the source tree's scenarios (MBDAE_SCENARIO_DIR).
 file(RELATIVE_PATH MBDAE_SCENARIO_RELDIR ${CMAKE_INSTALL_FULL_BINDIR}
      ${CMAKE_INSTALL_FULL_DATADIR}/mbdae/scenarios)
-target_compile_definitions(mbdae_driver PRIVATE MBDAE_SCENARIO_RELDIR="${MBDAE_SCENARIO_RELDIR}")
+# ... and libmbdae.so (a program or Python using the library) relative to
+# its own file: libdir -> datadir/mbdae/scenarios
+file(RELATIVE_PATH MBDAE_SCENARIO_LIB_RELDIR ${CMAKE_INSTALL_FULL_LIBDIR}
+     ${CMAKE_INSTALL_FULL_DATADIR}/mbdae/scenarios)
+target_compile_definitions(mbdae_driver PRIVATE MBDAE_SCENARIO_RELDIR="${MBDAE_SCENARIO_RELDIR}"
+  MBDAE_SCENARIO_LIB_RELDIR="${MBDAE_SCENARIO_LIB_RELDIR}")
 
 install(TARGETS mbdae_shared mbdae_static EXPORT mbdaeTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
@@ -136,7 +145,7 @@ set(MBDAE_PC_LIBS_PRIVATE)
 foreach(dir ${MBDAE_STATIC_DEP_DIRS})
   string(APPEND MBDAE_PC_LIBS_PRIVATE " -L${dir}")
 endforeach()
-foreach(name ${MBDAE_STATIC_DEP_NAMES} m)
+foreach(name ${MBDAE_STATIC_DEP_NAMES} m ${CMAKE_DL_LIBS})
   string(APPEND MBDAE_PC_LIBS_PRIVATE " -l${name}")
 endforeach()
 string(STRIP "${MBDAE_PC_LIBS_PRIVATE}" MBDAE_PC_LIBS_PRIVATE)

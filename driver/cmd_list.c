@@ -13,49 +13,10 @@
 #include "cli.h"
 #include "list_markdown.h"
 #include "mbdae/model.h"
+#include "mbdae/simulation.h"
 #include "param_schema.h"
 #include "scenario.h"
 #include "solver_schema.h"
-
-#ifndef MBDAE_SCENARIO_DIR
-#define MBDAE_SCENARIO_DIR "scenarios"
-#endif
-
-/* The shipped scenarios: $MBDAE_SCENARIO_DIR when set; else, for an
- * installed `mbdae`, <directory of the executable>/MBDAE_SCENARIO_RELDIR
- * (bindir -> datadir/mbdae/scenarios, cmake/Install.cmake) when that
- * directory exists, so an installed tree works wherever it is put; else the
- * compiled-in source tree's directory (a build-tree binary). */
-static const char *scenario_dir(char *buf, size_t len) {
-  const char *env = getenv("MBDAE_SCENARIO_DIR");
-  if (env && *env) return env;
-#ifdef MBDAE_SCENARIO_RELDIR
-  char exe[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n > 0) {
-    exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (slash) {
-      *slash = '\0';
-      char rel[PATH_MAX + 64], real[PATH_MAX];
-      int w = snprintf(rel, sizeof rel, "%s/%s", exe, MBDAE_SCENARIO_RELDIR);
-      if (w > 0 && (size_t)w < sizeof rel && realpath(rel, real) &&
-          strlen(real) < len) {
-        DIR *d = opendir(real);
-        if (d) {
-          closedir(d);
-          memcpy(buf, real, strlen(real) + 1);
-          return buf;
-        }
-      }
-    }
-  }
-#else
-  (void)buf;
-  (void)len;
-#endif
-  return MBDAE_SCENARIO_DIR;
-}
 
 static const char usage[] =
   "usage: mbdae list [--params MODEL | --solver | --markdown]\n"
@@ -69,6 +30,7 @@ static const char usage[] =
   "  -S, --solver        the keys of the solver: and output: sections\n"
   "  -m, --markdown      every section's keys and every model's parameters as\n"
   "                      Markdown (doc/scenario-reference.md is this output)\n"
+  "      --plugin FILE   load model kinds from a shared object first (repeatable)\n"
   "  -h, --help          this help\n";
 
 static void print_specs(const char *title, const mbdae_param_spec *specs, int n, int solver,
@@ -215,12 +177,12 @@ int mbdae_cmd_list(int argc, char **argv) {
   }
   printf("Model kinds:\n");
   int nk = 0;
-  for (int i = 0; mbdae_model_kinds[i]; ++i, ++nk)
-    printf("  %-18s %s\n", mbdae_model_kinds[i]->name,
-           mbdae_model_kinds[i]->summary ? mbdae_model_kinds[i]->summary : "");
+  for (; nk < mbdae_model_kind_count(); ++nk) {
+    const mbdae_model_kind *k = mbdae_model_kind_at(nk);
+    printf("  %-18s %s\n", k->name, k->summary ? k->summary : "");
+  }
   if (!nk) printf("  (none)\n");
-  char dirbuf[PATH_MAX + 64];
-  const char *shipped = scenario_dir(dirbuf, sizeof dirbuf);
+  const char *shipped = mbdae_scenario_dir();
   list_dir(shipped);
   if (!same_dir("scenarios", shipped)) {
     DIR *d = opendir("scenarios");

@@ -28,6 +28,7 @@ static const char usage[] =
   "byte-identical to the uninterrupted run (doc/checkpoint.md).\n"
   "\n"
   "  -q, --quiet   no progress bar, notes or final line\n"
+  "  --plugin FILE load the plug-in the run's model kind comes from (repeatable)\n"
   "  -h, --help    this help\n"
   "\n"
   "Exit codes: 0 ok, 1 the run failed or the checkpoint is missing or corrupt,\n"
@@ -78,8 +79,10 @@ int mbdae_cmd_resume(int argc, char **argv) {
   rc = mbdae_scenario_load_string(NULL, cp.scenario_name, cp.scenario_text,
                                   (const char *const *)cp.sets, cp.nsets, &s, err, sizeof err);
   if (rc) {
-    fprintf(stderr, "mbdae resume: the scenario stored in %s/%s no longer loads: %s\n", dir,
-            MBDAE_CHECKPOINT_FILE, err);
+    fprintf(stderr, "mbdae resume: the scenario stored in %s/%s no longer loads: %s%s\n", dir,
+            MBDAE_CHECKPOINT_FILE, err,
+            strstr(err, "unknown model kind") ? " (a plug-in's kind? resume with --plugin FILE)"
+                                              : "");
     mbdae_checkpoint_free(&cp);
     return MBDAE_EXIT_FAILURE;
   }

@@ -13,14 +13,17 @@
 #include "progress.h"
 #include "run.h"
 #include "scenario.h"
+#include "scenario_dir.h"
 
 static const char usage[] =
   "usage: mbdae run SCENARIO [--out DIR] [--quiet] [--set KEY=VALUE]... [--no-plots]\n"
-  "                 [--format csv|mat|both]\n"
+  "                 [--format csv|mat|both] [--plugin FILE]...\n"
   "\n"
-  "Check SCENARIO (a YAML file, see doc/scenario-format.md) against its schema,\n"
+  "Check SCENARIO (a YAML file, see scenario-format.md) against its schema,\n"
   "run it, and write DIR/series.csv, DIR/events.csv, DIR/summary.json and the\n"
-  "model's PNG plots (when gnuplot is installed).\n"
+  "model's PNG plots (when gnuplot is installed). A SCENARIO that is not a file\n"
+  "here and has no '/' is looked up among the shipped scenarios (`ball.yaml` or\n"
+  "`ball`; `mbdae list` shows them).\n"
   "\n"
   "  -o, --out DIR        output directory (default: output.dir of the scenario,\n"
   "                       else out/<scenario file stem> in the current directory)\n"
@@ -36,6 +39,8 @@ static const char usage[] =
   "                       output intervals) and checkpoint DIR/checkpoint.bin at\n"
   "                       each boundary; `mbdae resume DIR` continues a killed\n"
   "                       run with byte-identical output (doc/checkpoint.md)\n"
+  "      --plugin FILE    load model kinds from a shared object first\n"
+  "                       (repeatable; first-model-kind.md)\n"
   "  -h, --help           this help\n"
   "\n"
   "SIGINT/SIGTERM stop the run at the next output sample, leave a checkpoint\n"
@@ -168,6 +173,8 @@ int mbdae_cmd_run(int argc, char **argv) {
   }
   /* the text itself is run (and kept in checkpoints, so `mbdae resume`
    * does not depend on the file staying as it was) */
+  char found[4096];
+  path = mbdae_scenario_resolve(path, found, sizeof found); /* a bare shipped name */
   char *text = read_text(path);
   int rc = text ? mbdae_scenario_load_string(NULL, path, text, sets, nset, &s, err, sizeof err)
                 : mbdae_scenario_load(path, sets, nset, &s, err, sizeof err);

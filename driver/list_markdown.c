@@ -66,8 +66,8 @@ int mbdae_list_markdown(FILE *f) {
   fputs("\n## `output:`\n\n", f);
   table(f, mbdae_output_specs, mbdae_output_nspecs, 0, dir_row);
   fputs("\n## `parameters:` of each model kind\n", f);
-  for (int k = 0; mbdae_model_kinds[k]; ++k) {
-    const mbdae_model_kind *m = mbdae_model_kinds[k];
+  for (int k = 0; k < mbdae_model_kind_count(); ++k) {
+    const mbdae_model_kind *m = mbdae_model_kind_at(k);
     fprintf(f, "\n### `model: %s`\n\n", m->name);
     if (m->summary && *m->summary) fprintf(f, "%s.\n\n", m->summary);
     table(f, m->params, m->nparams, 0, NULL);

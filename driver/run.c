@@ -77,6 +77,7 @@ void mbdae_run_config_default(mbdae_run_config *c, const mbdae_scenario *s) {
  * and/or results.mat; summary.json always. A writer that is off is never
  * opened, fed or finished (nor asked for checkpoints). */
 static int writer_on(const run_ctx *c, int i) {
+  if (!c->cfg->out_dir) return 0; /* only a sink */
   int f = c->cfg->format;
   if (writers[i] == &mbdae_writer_mat) return f == MBDAE_OUTPUT_MAT || f == MBDAE_OUTPUT_BOTH;
   if (writers[i] == &mbdae_writer_summary_json) return 1;
@@ -99,8 +100,23 @@ static void remove_stale(const run_ctx *c, const char *name) {
   if (n > 0 && (size_t)n < sizeof path) remove(path);
 }
 
+static int open_sink(run_ctx *c) {
+  const mbdae_run_sink *k = c->cfg->sink;
+  if (!k || !k->begin ||
+      k->begin(k->data, c->out.ncols, c->out.cols, c->out.nevcols, c->out.evcols, c->out.ninv,
+               c->out.inv_names) == 0)
+    return 0;
+  snprintf(c->io_msg, sizeof c->io_msg, "cannot keep the results (out of memory?)");
+  return MBDAE_ERR_MEMORY;
+}
+
 static int open_writers(run_ctx *c) {
   c->opened = 1;
+  if (!c->cfg->out_dir) {
+    int rc = open_sink(c);
+    if (rc) c->io_failed = 1;
+    return rc;
+  }
   int rc = mbdae_mkdir_p(c->cfg->out_dir, c->io_msg, sizeof c->io_msg);
   for (int i = 0; !rc && i < NWRITERS; ++i)
     if (!writer_on(c, i)) remove_stale(c, writers[i]->name);
@@ -113,6 +129,7 @@ static int open_writers(run_ctx *c) {
     rc = MBDAE_ERR_IO;
     snprintf(c->io_msg, sizeof c->io_msg, "cannot create %s/vtk", c->cfg->out_dir);
   }
+  if (!rc) rc = open_sink(c);
   if (rc) c->io_failed = 1;
   return rc;
 }
@@ -174,7 +191,14 @@ static int make_row(run_ctx *c, double *dst, double t, const double *y, const do
   return 0;
 }
 
-static int put_row(run_ctx *c, const double *row) {
+static int put_row(run_ctx *c, const double *row, int kind) {
+  c->out.row_kind = kind;
+  const mbdae_run_sink *k = c->cfg->sink;
+  if (k && k->row && k->row(k->data, row, kind)) {
+    c->io_failed = 1;
+    snprintf(c->io_msg, sizeof c->io_msg, "cannot keep the results (out of memory?)");
+    return -1;
+  }
   for (int i = 0; i < NWRITERS; ++i)
     if (writers[i]->sample && writer_on(c, i) && writers[i]->sample(c->state[i], &c->out, row)) {
       c->io_failed = 1;
@@ -185,8 +209,17 @@ static int put_row(run_ctx *c, const double *row) {
   return 0;
 }
 
-static int write_row(run_ctx *c, double t, const double *y, const double *yp) {
-  return make_row(c, c->row, t, y, yp) ? -1 : put_row(c, c->row);
+static int write_row(run_ctx *c, double t, const double *y, const double *yp, int kind) {
+  return make_row(c, c->row, t, y, yp) ? -1 : put_row(c, c->row, kind);
+}
+
+/* A sample (ev == NULL) off the output grid t0 + k dt_out that is not the
+ * final one is the state just before an event (the engine observes it so
+ * the jump shows). One exactly on the grid counts as a sample. */
+static int off_grid(const run_ctx *c, double t) {
+  const mbdae_options *o = &c->s->options;
+  double r = fabs(remainder(t - o->t0, o->dt_out));
+  return r > 1e-9 * o->dt_out && t < o->t_end;
 }
 
 static int observer(double t, const double *y, const double *yp,
@@ -205,12 +238,13 @@ static int observer(double t, const double *y, const double *yp,
     c->last_t = t;
     c->last_was_sample = 1;
   }
-  if (!c->cfg->out_dir) return 0;
+  if (!c->cfg->out_dir && !c->cfg->sink) return 0;
   if (!c->opened && open_writers(c)) return -1;
   if (c->io_failed) return -1;
   if (ev) {
     /* the pre-event state was a skipped sample: keep it, so the jump shows */
-    if (c->cfg->event_rows && c->has_held && c->held_t == ev->t && put_row(c, c->held))
+    if (c->cfg->event_rows && c->has_held && c->held_t == ev->t &&
+        put_row(c, c->held, MBDAE_SERIES_PRE_EVENT))
       return -1;
     c->has_held = 0;
     for (int i = 0; i < NWRITERS; ++i)
@@ -219,23 +253,26 @@ static int observer(double t, const double *y, const double *yp,
         snprintf(c->io_msg, sizeof c->io_msg, "cannot write %s/%s", c->out.dir, writers[i]->name);
         return -1;
       }
+    const mbdae_run_sink *sink = c->cfg->sink;
+    if (sink && sink->event && sink->event(sink->data, ev)) {
+      c->io_failed = 1;
+      snprintf(c->io_msg, sizeof c->io_msg, "cannot keep the results (out of memory?)");
+      return -1;
+    }
     /* the post-event state, unless the series is to hold the grid only */
-    return c->cfg->event_rows ? write_row(c, t, y, yp) : 0;
+    return c->cfg->event_rows ? write_row(c, t, y, yp, MBDAE_SERIES_POST_EVENT) : 0;
   }
   c->has_held = 0;
-  if (!c->cfg->event_rows) {
-    /* grid only: a sample off the output grid is a pre-event state */
-    const mbdae_options *o = &c->s->options;
-    double r = fabs(remainder(t - o->t0, o->dt_out));
-    if (r > 1e-9 * o->dt_out && t < o->t_end) return 0;
-  }
+  int kind = off_grid(c, t) ? MBDAE_SERIES_PRE_EVENT : MBDAE_SERIES_SAMPLE;
+  /* grid only: a sample off the output grid is a pre-event state */
+  if (!c->cfg->event_rows && kind == MBDAE_SERIES_PRE_EVENT) return 0;
   if (k % c->every == 0 || t >= c->s->options.t_end) {
     if (c->vtk && mbdae_vtk_frame(c->vtk, c->model, t, y)) {
       c->io_failed = 1;
       snprintf(c->io_msg, sizeof c->io_msg, "cannot write %s/vtk", c->out.dir);
       return -1;
     }
-    return write_row(c, t, y, yp);
+    return write_row(c, t, y, yp, kind);
   }
   if (make_row(c, c->held, t, y, yp)) return -1;
   c->held_t = t;
@@ -792,7 +829,8 @@ int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
     }
   }
   /* a run that ended early (failure, stop) keeps its last state in series.csv */
-  if (c.opened && !c.io_failed && c.has_held && put_row(&c, c.held)) c.io_failed = 1;
+  if (c.opened && !c.io_failed && c.has_held && put_row(&c, c.held, MBDAE_SERIES_SAMPLE))
+    c.io_failed = 1;
   c.has_held = 0;
   fix_text(res->message, sizeof res->message);
   if (res->status < 0 && !res->message[0])

@@ -11,6 +11,7 @@
 
 #include "mbdae/engine.h"
 #include "mbdae/model.h"
+#include "mbdae/simulation.h"
 #include "scenario.h"
 
 #ifdef __cplusplus
@@ -19,6 +20,21 @@ extern "C" {
 
 #define MBDAE_RUN_MAX_INVARIANTS 16
 #define MBDAE_RUN_MAX_OUTCOMES 64
+
+/* An extra consumer of a run's rows and events, called whether or not there
+ * is an output directory (the library API keeps them in memory,
+ * driver/simulation.c). begin: once, before the first row, with the series
+ * columns (cols[0] is the time), the model's event data columns and the
+ * invariant names; row: one series row (ncols values) and its kind
+ * (MBDAE_SERIES_SAMPLE, _PRE_EVENT, _POST_EVENT of mbdae/simulation.h); event: one event. Each returns 0, or < 0 to fail the run. */
+typedef struct mbdae_run_sink {
+  void *data;
+  int (*begin)(void *data, int ncols, const mbdae_column *cols, int nevcols,
+               const mbdae_column *evcols, int ninv, const char *const *inv_names);
+  int (*row)(void *data, const double *row, int kind);
+  int (*event)(void *data, const mbdae_event_record *ev);
+} mbdae_run_sink;
+
 
 typedef struct mbdae_run_config {
   const char *out_dir;  /* NULL: write no file at all */
@@ -38,6 +54,7 @@ typedef struct mbdae_run_config {
   const char *const *sets;              /* ... its overrides: stored in checkpoints */
   int nsets;
   const struct mbdae_checkpoint *resume; /* continue this checkpoint (out_dir = its RUNDIR) */
+  const mbdae_run_sink *sink;           /* NULL: none */
 } mbdae_run_config;
 
 typedef struct mbdae_run_invariant {

@@ -220,6 +220,12 @@ static int fill_section(mbdae_scenario *s, const char *section, const mbdae_ynod
   return MBDAE_OK;
 }
 
+/* The i-th kind of an explicit table, or of the whole registry (built-in and
+ * registered kinds) when registry is NULL; NULL past the end. */
+static const mbdae_model_kind *kind_at(const mbdae_model_kind *const *registry, int i) {
+  return registry ? registry[i] : mbdae_model_kind_at(i);
+}
+
 static int model_from(mbdae_scenario *s, const mbdae_model_kind *const *registry,
                       const mbdae_ynode *vn, int line, char *err, size_t errlen) {
   char why[600], *name = NULL;
@@ -229,17 +235,17 @@ static int model_from(mbdae_scenario *s, const mbdae_model_kind *const *registry
   }
   if (mbdae_yaml_string(vn, &name, why, sizeof why))
     return key_error_at(s->path, line, NULL, "model", why, err, errlen);
-  for (int i = 0; registry[i]; ++i)
-    if (!strcmp(registry[i]->name, name)) {
-      s->kind = registry[i];
+  for (int i = 0; kind_at(registry, i); ++i)
+    if (!strcmp(kind_at(registry, i)->name, name)) {
+      s->kind = kind_at(registry, i);
       free(name);
       return MBDAE_OK;
     }
   size_t used = 0;
   char known[400] = "";
-  for (int i = 0; registry[i] && used < sizeof known; ++i)
+  for (int i = 0; kind_at(registry, i) && used < sizeof known; ++i)
     used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "",
-                             registry[i]->name);
+                             kind_at(registry, i)->name);
   snprintf(why, sizeof why, "unknown model kind '%.80s' (known: %s)", name,
            used ? known : "none");
   free(name);
@@ -521,7 +527,6 @@ static int load_any(const mbdae_model_kind *const *registry, const char *name,
   memset(s, 0, sizeof *s);
   if (!name || (n > 0 && !overrides) || n < 0)
     return mbdae_message_line(err, errlen, MBDAE_ERR_ARGUMENT, "bad arguments to the scenario loader");
-  if (!registry) registry = mbdae_model_kinds;
   if (!text) {
     struct stat st;
     if (stat(name, &st) != 0)

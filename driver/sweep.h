@@ -65,11 +65,19 @@ typedef struct mbdae_sweep_record {
 void mbdae_sweep_run_one(const mbdae_sweep_study *st, mbdae_scenario *work,
                          long i, mbdae_sweep_record *rec);
 
-/* Run the runs i = rank, rank + nranks, ... and gather all records, in run
- * order, on rank 0 (recs: st->nruns entries, used on rank 0 only). Without
- * MPI (or outside mpirun) rank = 0, nranks = 1. Returns 0 or an error. */
-int mbdae_sweep_execute(const mbdae_sweep_study *st, mbdae_scenario *work,
-                        int rank, int nranks, mbdae_sweep_record *recs);
+/* Gather the ranks' packed records (n rows of width doubles: index,
+ * status, outcome values) into *all on rank 0 (nruns rows, malloc'd; NULL
+ * on the other ranks). Returns 0 or an error. */
+typedef int (*mbdae_sweep_gather_fn)(const double *mine, long n, int width, double **all,
+                                     long nruns, void *data);
+
+/* Run the runs i = rank, rank + nranks, ... and, with gather (MPI: `mbdae
+ * sweep` under mpirun), gather all records in run order on rank 0 (recs:
+ * st->nruns entries, used on rank 0 only). gather NULL: one process (rank 0,
+ * nranks 1). Returns 0 or an error. */
+int mbdae_sweep_execute(const mbdae_sweep_study *st, mbdae_scenario *work, int rank,
+                        int nranks, mbdae_sweep_record *recs, mbdae_sweep_gather_fn gather,
+                        void *gather_data);
 
 /* Write runs.csv, sets.csv, critical.csv (if asked) and the plots under
  * st->out_dir. Returns 0 or MBDAE_ERR_IO (err says which file). */

@@ -16,12 +16,13 @@
 #include "sweep.h"
 
 static const char sweep_usage[] =
-  "usage: mbdae sweep STUDY [--no-plots] [--out DIR]\n"
+  "usage: mbdae sweep STUDY [--no-plots] [--out DIR] [--plugin FILE]...\n"
   "\n"
   "Run a parameter study (doc/sweep.md): every combination of the varied keys\n"
   "of the study's base scenario, statistics per design set, critical values,\n"
   "plots. Under `mpirun -np N` (MPI build) the runs are split over N ranks and\n"
-  "gathered; the files are identical for any N.\n";
+  "gathered; the files are identical for any N. --plugin FILE loads model\n"
+  "kinds from a shared object first (first-model-kind.md).\n";
 
 static double wall_now(void) {
   struct timespec ts;
@@ -33,6 +34,36 @@ static double wall_now(void) {
 static int under_mpirun(void) {
   return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("PMIX_RANK");
 }
+
+#ifdef MBDAE_HAVE_MPI
+/* mbdae_sweep_gather_fn over MPI_COMM_WORLD. */
+static int mpi_gather(const double *mine, long n, int width, double **all, long nruns,
+                      void *data) {
+  int rank, nranks;
+  (void)data;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  int count = (int)(n * width);
+  int *counts = NULL, *displs = NULL;
+  *all = NULL;
+  if (rank == 0) {
+    counts = malloc((size_t)nranks * sizeof *counts);
+    displs = malloc((size_t)nranks * sizeof *displs);
+    *all = malloc((size_t)nruns * (size_t)width * sizeof(double));
+    /* rank 0 cannot receive: nothing can be gathered, end every rank */
+    if (!counts || !displs || !*all) MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  MPI_Gather(&count, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (rank == 0) {
+    int off = 0;
+    for (int r = 0; r < nranks; ++r) { displs[r] = off; off += counts[r]; }
+  }
+  MPI_Gatherv(mine, count, MPI_DOUBLE, *all, counts, displs, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  free(counts);
+  free(displs);
+  return 0;
+}
+#endif
 
 int mbdae_cmd_sweep(int argc, char **argv) {
   const char *path = NULL, *out = NULL;
@@ -98,7 +129,11 @@ int mbdae_cmd_sweep(int argc, char **argv) {
     code = MBDAE_EXIT_FAILURE;
   } else {
     double t0 = wall_now();
-    rc = mbdae_sweep_execute(&st, &work, rank, nranks, recs);
+    mbdae_sweep_gather_fn gather = NULL;
+#ifdef MBDAE_HAVE_MPI
+    if (nranks > 1) gather = mpi_gather;
+#endif
+    rc = mbdae_sweep_execute(&st, &work, rank, nranks, recs, gather, NULL);
     double dt = wall_now() - t0;
     if (rc) {
       fprintf(stderr, "mbdae sweep: %s\n", mbdae_status_message(rc));

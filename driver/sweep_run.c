@@ -1,13 +1,10 @@
-/* sweep_run.c - run the runs of a study: round-robin over MPI ranks (when
- * available), every failure recorded, records gathered in run order. */
+/* sweep_run.c - run the runs of a study: round-robin over ranks (the
+ * caller's gather brings them together: MPI in `mbdae sweep`), every
+ * failure recorded, records in run order. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#ifdef MBDAE_HAVE_MPI
-#include <mpi.h>
-#endif
 
 #include "mbdae/status.h"
 #include "run.h"
@@ -54,7 +51,8 @@ void mbdae_sweep_run_one(const mbdae_sweep_study *st, mbdae_scenario *work, long
 }
 
 int mbdae_sweep_execute(const mbdae_sweep_study *st, mbdae_scenario *work, int rank,
-                        int nranks, mbdae_sweep_record *recs) {
+                        int nranks, mbdae_sweep_record *recs, mbdae_sweep_gather_fn gather,
+                        void *gather_data) {
   const int width = 2 + MBDAE_SWEEP_MAX_OUTCOMES; /* index, status, values */
   long mine = st->nruns > rank ? (st->nruns - rank + nranks - 1) / nranks : 0;
   double *buf = malloc((size_t)(mine > 0 ? mine : 1) * (size_t)width * sizeof(double));
@@ -69,39 +67,20 @@ int mbdae_sweep_execute(const mbdae_sweep_study *st, mbdae_scenario *work, int r
     for (int k = 0; k < MBDAE_SWEEP_MAX_OUTCOMES; ++k) b[2 + k] = r.v[k];
   }
   int rc = MBDAE_OK;
-#ifdef MBDAE_HAVE_MPI
-  if (nranks > 1) {
-    int count = (int)(n * width);
-    int *counts = NULL, *displs = NULL;
+  if (gather) { /* the records of every rank, in rank order, to rank 0 */
     double *all = NULL;
-    if (rank == 0) {
-      counts = malloc((size_t)nranks * sizeof *counts);
-      displs = malloc((size_t)nranks * sizeof *displs);
-      all = malloc((size_t)st->nruns * (size_t)width * sizeof(double));
-      /* rank 0 cannot receive: nothing can be gathered, end every rank */
-      if (!counts || !displs || !all) MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    MPI_Gather(&count, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (rank == 0) {
-      int off = 0;
-      for (int r = 0; r < nranks; ++r) { displs[r] = off; off += counts[r]; }
-    }
-    MPI_Gatherv(buf, count, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    if (rank == 0) {
+    rc = gather(buf, n, width, &all, st->nruns, gather_data);
+    if (rc == MBDAE_OK && all)
       for (long j = 0; j < st->nruns; ++j) {
         const double *b = all + j * width;
         long i = (long)b[0];
         recs[i].status = (int)b[1];
         for (int k = 0; k < MBDAE_SWEEP_MAX_OUTCOMES; ++k) recs[i].v[k] = b[2 + k];
       }
-    }
-    free(counts);
-    free(displs);
     free(all);
     free(buf);
     return rc;
   }
-#endif
   for (long j = 0; j < n; ++j) {
     const double *b = buf + j * width;
     long i = (long)b[0];

@@ -24,6 +24,7 @@ typedef struct mbdae_output_ctx {
   const char *const *inv_names;
   int plots;                     /* render plots */
   FILE *notes;
+  int row_kind;                  /* MBDAE_SERIES_* kind of the row being written */
 } mbdae_output_ctx;
 
 typedef struct mbdae_writer_ops {
@@ -58,6 +59,10 @@ extern const mbdae_writer_ops mbdae_writer_summary_json;
  * appends them to DIR/.results.mat.part) and the file is written whole by
  * finish() (temporary name, then renamed). */
 extern const mbdae_writer_ops mbdae_writer_mat;
+
+/* The text of summary.json for a finished run of s (what the summary writer
+ * writes). 0, or -1 when f reports a write error. */
+int mbdae_summary_json_print(FILE *f, const mbdae_scenario *s, const mbdae_run_result *res);
 
 /* Open DIR/NAME for writing (plots.gp). NULL with err filled on failure. */
 FILE *mbdae_output_open(const mbdae_output_ctx *c, const char *name, char *err,

@@ -43,26 +43,7 @@ static const char *choice(const mbdae_param_spec *specs, int nspecs, const char 
   return "?";
 }
 
-static int summary_finish(void *state, const mbdae_output_ctx *c, mbdae_run_result *res,
-                          char *err, size_t errlen) {
-  (void)state;
-  const mbdae_scenario *s = c->scenario;
-  size_t n = strlen(c->dir) + 32;
-  char *tmp = malloc(n), *fin = malloc(n);
-  if (!tmp || !fin) {
-    free(tmp);
-    free(fin);
-    return MBDAE_ERR_MEMORY;
-  }
-  snprintf(tmp, n, "%s/.summary.json.tmp", c->dir);
-  snprintf(fin, n, "%s/summary.json", c->dir);
-  FILE *f = fopen(tmp, "w");
-  if (!f) {
-    if (err && errlen) snprintf(err, errlen, "cannot write %s", fin);
-    free(tmp);
-    free(fin);
-    return MBDAE_ERR_IO;
-  }
+int mbdae_summary_json_print(FILE *f, const mbdae_scenario *s, const mbdae_run_result *res) {
   fprintf(f, "{\n");
   kv_str(f, "status", res->interrupted ? "interrupted" : mbdae_run_status_word(res->status), 1);
   kv_str(f, "status_code", mbdae_status_name(res->status), 1);
@@ -141,7 +122,30 @@ static int summary_finish(void *state, const mbdae_output_ctx *c, mbdae_run_resu
   fprintf(f, "},\n");
   kv_num(f, "  ", "wall_time", res->wall_time, 0);
   fprintf(f, "}\n");
-  int bad = ferror(f);
+  return ferror(f) ? -1 : 0;
+}
+
+static int summary_finish(void *state, const mbdae_output_ctx *c, mbdae_run_result *res,
+                          char *err, size_t errlen) {
+  (void)state;
+  const mbdae_scenario *s = c->scenario;
+  size_t n = strlen(c->dir) + 32;
+  char *tmp = malloc(n), *fin = malloc(n);
+  if (!tmp || !fin) {
+    free(tmp);
+    free(fin);
+    return MBDAE_ERR_MEMORY;
+  }
+  snprintf(tmp, n, "%s/.summary.json.tmp", c->dir);
+  snprintf(fin, n, "%s/summary.json", c->dir);
+  FILE *f = fopen(tmp, "w");
+  if (!f) {
+    if (err && errlen) snprintf(err, errlen, "cannot write %s", fin);
+    free(tmp);
+    free(fin);
+    return MBDAE_ERR_IO;
+  }
+  int bad = mbdae_summary_json_print(f, s, res) != 0;
   bad |= fclose(f) != 0;
   return mbdae_commit_file(tmp, fin, !bad, err, errlen);
 }

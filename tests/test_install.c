@@ -133,9 +133,10 @@ static void test_find_package(void) {
            "'%s' -S '%s/tests/data/install' -B '%s/consumer' -G '%s' "
            "-DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER='%s' -DCMAKE_PREFIX_PATH='%s' "
            "-DMBDAE_EXAMPLE='%s/examples/pendulum_wall.c' "
+           "-DMBDAE_PLUGIN='%s/examples/plugin/double_pendulum_wall.c' "
            "&& '%s' --build '%s/consumer'",
            MBDAE_TEST_CMAKE, MBDAE_TEST_SOURCE_DIR, tmp, MBDAE_TEST_GENERATOR, MBDAE_TEST_CC,
-           prefix, MBDAE_TEST_SOURCE_DIR, MBDAE_TEST_CMAKE, tmp);
+           prefix, MBDAE_TEST_SOURCE_DIR, MBDAE_TEST_SOURCE_DIR, MBDAE_TEST_CMAKE, tmp);
   CU_ASSERT_EQUAL_FATAL(run(cmd, out, sizeof out), 0);
 
   snprintf(cmd, sizeof cmd, "'%s/consumer/decay_shared'", tmp);
@@ -156,6 +157,13 @@ static void test_find_package(void) {
   snprintf(cmd, sizeof cmd, "'%s/consumer/example'", tmp);
   CU_ASSERT_EQUAL(run(cmd, out, sizeof out), 0);
   CU_ASSERT_PTR_NOT_NULL(strstr(out, "all checks passed"));
+
+  /* the plug-in built against the installed headers, run by the installed command */
+  snprintf(cmd, sizeof cmd, "cd '%s' && '%s/%s/mbdae' run --plugin '%s/consumer/libplugin.so' "
+           "'%s/examples/plugin/double_pendulum_wall.yaml' --out '%s/dpw' --quiet --no-plots",
+           tmp, prefix, MBDAE_TEST_BINDIR, tmp, MBDAE_TEST_SOURCE_DIR, tmp);
+  CU_ASSERT_EQUAL(run(cmd, out, sizeof out), 0);
+  CU_ASSERT(exists(tmp, "dpw/events.csv"));
 }
 
 static void test_pkg_config(void) {

@@ -1,6 +1,8 @@
 /** @file mbdae/geometry.h
- * @brief Optional 3-D geometry of a model instance for animation writers (the driver's VTK time series). A model kind that has geometry
- * registers a provider in models/geometry_registry.c; kinds without one
+ * @brief Optional 3-D geometry of a model instance for animation writers
+ * (the driver's VTK time series). A built-in model kind that has geometry
+ * has a provider in models/geometry_registry.c, a kind registered at run
+ * time adds one with mbdae_geometry_register(); kinds without one
  * are simply not animated. The arrays belong to the model (or to the
  * provider's work, below) and stay valid until its next geometry call.
  * Coordinates are the model's own (SI units, its documented frame); planar
@@ -71,6 +73,15 @@ typedef struct mbdae_geometry_provider {
  * @param kind the model kind name
  * @return the provider, or NULL when the kind has none (not animated) */
 MBDAE_EXPORT const mbdae_geometry_provider *mbdae_geometry_find(const char *kind);
+
+/** @brief Give a registered model kind its geometry, so runs of it write VTK
+ *         frames (doc/paraview.md) like the built-in kinds.
+ * @param kind the kind's name (registered with mbdae_model_kind_register)
+ * @param fn   fills a frame
+ * @return MBDAE_OK (also for the same fn again), MBDAE_ERR_NOT_FOUND (no
+ *         kind of that name), MBDAE_ERR_ARGUMENT (fn NULL, the kind has
+ *         another provider, or the registry is full) */
+MBDAE_EXPORT int mbdae_geometry_register(const char *kind, mbdae_geometry_fn fn);
 
 #ifdef __cplusplus
 }

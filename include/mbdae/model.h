@@ -198,12 +198,52 @@ MBDAE_EXPORT void mbdae_outcome_set(mbdae_outcome *o, const char *name, const ch
 MBDAE_EXPORT int mbdae_param_error_build_failed(mbdae_param_error *err, const char *what,
                                                 int rc);
 
-/** The registry of model kinds (NULL-terminated). */
+/** The built-in model kinds (NULL-terminated). Kinds registered at run time
+ *  are not in it: iterate with mbdae_model_kind_count() and
+ *  mbdae_model_kind_at(), look up with mbdae_model_kind_find(). */
 MBDAE_EXPORT extern const mbdae_model_kind *const mbdae_model_kinds[];
-/** @brief Find a model kind by name.
+
+/** Capacity of the registry for kinds registered at run time. */
+#define MBDAE_MODEL_KINDS_MAX_REGISTERED 64
+
+/** @brief Register a model kind defined outside the library (in a user's
+ *         program or a plug-in, doc/first-model-kind.md).
+ *
+ * From then on scenarios name it with `model:`, and the scenario loader
+ * (schema checks), `mbdae list`, the writers, sweeps and checkpoints treat it
+ * like a built-in kind. Register before loading scenarios; the registry is
+ * not locked (register from one thread). The table is not copied: it must
+ * outlive every use (a static const table).
+ * @param kind   the kind: a name [a-z][a-z0-9_]* no other kind has; create,
+ *               destroy, problem, initial_state, columns and output_row set;
+ *               a schema whose entries fit params_size; state_size,
+ *               state_save and state_load all set or all NULL
+ * @param err    (may be NULL) why it was refused, one line
+ * @param errlen size of err
+ * @return MBDAE_OK (also when this very table is registered already) or
+ *         MBDAE_ERR_ARGUMENT (refused: err says why) */
+MBDAE_EXPORT int mbdae_model_kind_register(const mbdae_model_kind *kind, char *err,
+                                           size_t errlen);
+/** @brief Number of model kinds: the built-in ones, then the registered ones.
+ * @return the count */
+MBDAE_EXPORT int mbdae_model_kind_count(void);
+/** @brief The i-th model kind (built-in first, then in registration order).
+ * @param i 0 <= i < mbdae_model_kind_count()
+ * @return the kind, or NULL when i is out of range */
+MBDAE_EXPORT const mbdae_model_kind *mbdae_model_kind_at(int i);
+/** @brief Find a model kind by name (built-in or registered).
  * @param name the kind name
  * @return the kind, or NULL when the registry has none of that name */
 MBDAE_EXPORT const mbdae_model_kind *mbdae_model_kind_find(const char *name);
+
+/** Name of the entry point every plug-in exports (`mbdae run --plugin`,
+ *  mbdae_plugin_load in mbdae/simulation.h). */
+#define MBDAE_PLUGIN_INIT_SYMBOL "mbdae_plugin_init"
+/** The plug-in entry point: `MBDAE_EXPORT int mbdae_plugin_init(void)`,
+ *  which registers the plug-in's kinds (mbdae_model_kind_register, and
+ *  mbdae_geometry_register for animated ones) and returns MBDAE_OK, or a
+ *  status < 0 to refuse loading. */
+typedef int (*mbdae_plugin_init_fn)(void);
 
 #ifdef __cplusplus
 }
