@@ -13,7 +13,8 @@
  *             reference RK4 h = 1.25e-3 s (bench_rover: it agrees with CVODE
  *             rtol 1e-13 to ~1e-8).
  *   billiard  scenarios/billiard_parabola_5p4.yaml (the stable period-one
- *             orbit; the wedge and hyperbola runs are chaotic, RESULTS.md)
+ *             orbit; the wedge and hyperbola runs are chaotic,
+ *             benchmarks/log/2026-11-23.md)
  *             over t = 0..2310 s with the collision limit lifted: ~25,000
  *             collisions in every run; q1, q2 (m, max abs); reference CVODE BDF rtol
  *             1e-11.

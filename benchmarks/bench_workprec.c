@@ -73,8 +73,8 @@
  * (omega_n 1e3, rtol 1e-5, mbdae run with solver.max_order): order 5 1578
  * steps / 2930 factorizations, order 4 164 / 32, order 3 133 / 29, order 2
  * 3389 / 6539. The erratic costs are an order-1 step-size trap of BDF on
- * omega_n-stiff strings, not order instability: benchmarks/RESULTS.md,
- * "Lead's follow-up: why IDA is erratic on stiff Baumgarte strings".
+ * omega_n-stiff strings, not order instability: benchmarks/log/2026-11-23.md,
+ * "Why IDA is erratic on stiff Baumgarte strings".
  * Error: max over points of |r_k - r_k,ref| (m); grid errors at every dt_out. */
 #define _DEFAULT_SOURCE
 #include <math.h>
@@ -227,7 +227,7 @@ static int ball_exact_q(double t, double *q, void *ud) {
   return 0;
 }
 
-/* ---- helpers ------------------------------------------------------------- */
+/* ---- utilities ----------------------------------------------------------- */
 
 static const wp_method M_IDA_KLU = {"ida-klu", MBDAE_METHOD_IDA, MBDAE_LINSOL_KLU,
                                     MBDAE_ORDERING_AMD, 0, 0};

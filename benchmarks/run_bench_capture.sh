@@ -1,6 +1,7 @@
 #!/bin/sh
 # run_bench_capture.sh BENCH_BINARY [OUTDIR] [CPU_LIMIT] - the net-capture
-# benchmark protocol of benchmarks/RESULTS.md ("Net capture benchmark").
+# benchmark protocol of benchmarks/log/2026-11-23.md ("net_capture: sparse joint solve and the
+# 30 x 30 capture benchmark", part 2).
 #
 # The capture's event sequence (thousands of impacts, releases and active-set
 # decisions) is not continuous in the data: end states after a few seconds

@@ -3,8 +3,8 @@
 # (ode45, ode15s) against mbdae (IDA+KLU, CVODE BDF/Adams, RK4) on the 10 x 10
 # Baumgarte net over the stiffness sweep omega_n = 10 ... 1e4, and the model
 # work-precision runs (rover, billiard, ravine, deploying net) of
-# bench_peers_models. Results in benchmarks/RESULTS.md, "Peers and model
-# work-precision (issue 9)".
+# bench_peers_models. Results in benchmarks/RESULTS.md (peers, small models);
+# every run in benchmarks/log/2026-11-23.md, "Peers and model work-precision".
 #   PART: net (Octave + mbdae on the net), models (bench_peers_models),
 #         slice (a ravine sweep slice: study I at J/m = 0.4 b^2, b = 2 m,
 #         41 e x 51 speeds = 2,091 runs, per method and tolerance, against

@@ -1,6 +1,6 @@
 /* list_markdown.c - the scenario reference in Markdown (list_markdown.h):
  * one table per section, one row per schema key, cells from the same text
- * helpers as `mbdae list --params` (param_schema.h). */
+ * functions as `mbdae list --params` (param_schema.h). */
 #include "list_markdown.h"
 
 #include "mbdae/model.h"

@@ -97,7 +97,7 @@ void mbdae_scenario_full_key(const mbdae_model_kind *kind, const char *key,
     snprintf(out, len, "parameters.%s", key);
 }
 
-/* ---- small helpers ------------------------------------------------------- */
+/* ---- small utilities ----------------------------------------------------- */
 
 static char *dup_str(const char *s) {
   size_t n = strlen(s) + 1;

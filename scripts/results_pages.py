@@ -138,6 +138,11 @@ def figures_of(root, topic):
             for gp in sorted(glob.glob(os.path.join(d, "*.gp")))]
 
 
+def images_in(text):
+    """Image paths a markdown text shows (![...](path))."""
+    return re.findall(r"!\[[^\]]*\]\(([^)\s]+)\)", text)
+
+
 # --------------------------------------------------------------------------
 # benchmarks/RESULTS.md
 
@@ -174,9 +179,9 @@ def fmt_speedup(r):
     s = r["speedup_vs_baseline"].strip()
     if not s:
         return ""
-    v = float(s)
-    txt = f"{v:.2g}" if v < 10 else f"{v:.0f}"
-    return cell(f"{txt}× vs {r['baseline_method'].strip()}")
+    if float(s) == 1.0:
+        return "baseline"
+    return cell(f"{s}× vs {r['baseline_method'].strip()}")
 
 
 def benchmarks_page(root):
@@ -200,6 +205,13 @@ def benchmarks_page(root):
            "edit the data, not this page.*", ""]
     if intro:
         out += [intro, ""]
+
+    # the figures each section shows: those its text links, then those of its
+    # topic directory that no section links
+    linked = {f for text in texts.values() for f in images_in(text)}
+    shown = {topic: images_in(texts[topic]) + [f for f in figures_of(root, topic)
+                                               if f not in linked]
+             for topic in texts}
 
     rows = []
     for path in headline_files:
@@ -226,7 +238,7 @@ def benchmarks_page(root):
                 acc = cell(": ".join(x for x in (r["accuracy_metric"].strip(),
                                                   r["accuracy"].strip()) if x))
                 plots = [f"[{os.path.splitext(os.path.basename(p))[0]}]({p})"
-                         for p in figures_of(root, topic)]
+                         for p in shown.get(topic, figures_of(root, topic))]
                 if topic in titles:
                     plots.append(f"[§](#{anchor(titles[topic])})")
                 out.append("| " + " | ".join([
@@ -241,7 +253,7 @@ def benchmarks_page(root):
         topic = os.path.splitext(os.path.basename(s))[0]
         text = texts[topic]
         out += [text, ""]
-        for fig in figures_of(root, topic):
+        for fig in shown[topic]:
             if fig not in text:
                 name = os.path.splitext(os.path.basename(fig))[0]
                 out += [f"![{name}]({fig})", ""]

@@ -224,7 +224,7 @@ static int ida_reinit(mbdae_engine *e) {
   /* IDA's own first step after IDAReInit is tiny (h0 from ||y'||) and it
    * climbs back through order 1 by doubling, ~12 steps per event on a
    * deploying net; a fraction of the last step skips most of that
-   * (benchmarks/RESULTS.md, "IDA's first step after a re-initialisation") */
+   * (benchmarks/log/2026-11-23.md, "IDA's first step after a re-initialisation") */
   realtype hlast = 0;
   if (e->o->restart_step > 0 && IDAGetLastStep(b->mem, &hlast) == 0 && hlast > 0)
     IDA_CHECK(IDASetInitStep(b->mem, e->o->restart_step * hlast));

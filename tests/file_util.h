@@ -1,4 +1,4 @@
-/* file_util.h - small file helpers for the driver tests (header-only). */
+/* file_util.h - small file utilities for the driver tests (header-only). */
 #ifndef MBDAE_TEST_FILE_UTIL_H
 #define MBDAE_TEST_FILE_UTIL_H
 

@@ -1,7 +1,7 @@
 /* test_exports.c - libmbdae.so exports exactly the public API: every
  * dynamic symbol it defines is named mbdae_* and is declared MBDAE_EXPORT in
  * a public header (include/mbdae/), and every such declaration is exported.
- * Internal helpers of the engine and the models (ball_rhs, geo_line, sn_*)
+ * Internal functions of the engine and the models (ball_rhs, geo_line, sn_*)
  * stay hidden, so a user's own functions cannot clash with them. */
 #define _XOPEN_SOURCE 700
 #include <ctype.h>

@@ -125,7 +125,7 @@ static int csv_read(const char *dir, const char *name, csv_table *t) {
   return 0;
 }
 
-/* ---- matio reading helpers ---------------------------------------------------- */
+/* ---- matio reading utilities -------------------------------------------------- */
 
 static const double *doubles(matvar_t *v, size_t *n) {
   if (!v || v->class_type != MAT_C_DOUBLE || !v->data) {

@@ -173,7 +173,7 @@ static void test_links_resolve(void) {
 }
 
 int main(void) {
-  (void)csv_check; /* file_util.h's CSV helper, not needed here */
+  (void)csv_check; /* file_util.h's CSV check, not needed here */
   static const mbdae_test tests[] = {
     {"scenario-reference.md is `mbdae list --markdown`", test_reference_is_generated_text},
     {"scenario-reference.md lists every schema key, no other", test_reference_lists_every_schema_key},

@@ -1,4 +1,4 @@
-/* testutil.h - shared CUnit runner and numeric helpers for the test suite. */
+/* testutil.h - shared CUnit runner and numeric utilities for the test suite. */
 #ifndef MBDAE_TESTUTIL_H
 #define MBDAE_TESTUTIL_H
 

@@ -3,7 +3,7 @@
  *
  * libmbdae.so is compiled with -fvisibility=hidden: only what a public
  * header declares with MBDAE_EXPORT is in its dynamic symbol table, and every
- * such name starts with mbdae_ (a test checks `nm -D`). Internal helpers of
+ * such name starts with mbdae_ (a test checks `nm -D`). Internal functions of
  * the engine and the models stay private, so a user's own functions cannot
  * clash with them. A model kind compiled into a user's shared object (a
  * plug-in, doc/first-model-kind.md) marks its entry point the same way. */

@@ -5,7 +5,7 @@
  *
  * y = [ r (3 np) | v (3 np) | P U q w (13) | lambda (nc = ns + np) ]:
  * the ODE state of capture_rhs followed by one multiplier per string and
- * per point contact, so every ODE-form helper (rows, events, outputs) reads
+ * per point contact, so every ODE-form function (rows, events, outputs) reads
  * the same prefix. */
 #ifndef MBDAE_MODELS_CAPTURE_DAE_H
 #define MBDAE_MODELS_CAPTURE_DAE_H

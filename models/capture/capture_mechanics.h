@@ -32,7 +32,7 @@ typedef struct capture_mech {
   double *restitution;         /* nrows */
   double *normal, *offset;     /* nf x 3 unit outward normals, nf plane offsets (body axes) */
   int *face;                   /* np: face of the last gap / Jacobian evaluation */
-  double *y;                   /* scratch ODE state for the model's helpers */
+  double *y;                   /* scratch ODE state for the model's functions */
   long steps;                  /* observer calls */
 } capture_mech;
 

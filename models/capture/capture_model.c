@@ -183,7 +183,7 @@ static void solve_dense(const capture_model *m, int n, double *b) {
 
 /* Factor the joint matrix of the listed rows: sparse (capture_joint.c) from
  * CAPTURE_SPARSE_ROWS rows on, where it is cheaper than the dense envelope
- * (measured, benchmarks/RESULTS.md), and densely below that or when the
+ * (measured, benchmarks/log/2026-11-23.md), and densely below that or when the
  * sparse factorization finds the matrix numerically singular (redundant
  * rows then get a zero multiplier component, as the dense LDL^T does). */
 #define CAPTURE_SPARSE_ROWS 20

@@ -194,7 +194,7 @@ int sn_net_finalize(sn_net *net, int *bad_string, const char **reason);
  * then not determined and no integrator can proceed. */
 int sn_net_check_taut_rank(sn_net *net, double t, const double *R, const double *V);
 
-/* Describing helpers (fill m, s, and initial R0, V0 arrays of 3 np). */
+/* Describing functions (fill m, s, and initial R0, V0 arrays of 3 np). */
 /* Chain of np points along `dir` (unit), spacing L, strings (k, k+1). */
 int sn_describe_chain(sn_net *net, double m, double L, const double origin[3],
                       const double dir[3], double *R0);

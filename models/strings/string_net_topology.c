@@ -1,7 +1,7 @@
 /* string_net_topology.c - a net's points and strings: allocation, checks of
  * the description, the pattern of the multiplier matrix A (strings sharing a
  * point, capps eq. 2.20) and its KLU analysis, and the chain and grid
- * describing helpers. */
+ * describing functions. */
 #include "strings/string_net_internal.h"
 
 #include <klu.h>
