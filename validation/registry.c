@@ -13,6 +13,7 @@ extern const mbdae_validation_case mbdae_validation_billiard[];
 extern const mbdae_validation_case mbdae_validation_ball[];
 extern const mbdae_validation_case mbdae_validation_pendulum[];
 extern const mbdae_validation_case mbdae_validation_compliant[];
+extern const mbdae_validation_case mbdae_validation_moreau[];
 
 const mbdae_validation_case *const mbdae_validation_tables[] = {
   /* VALIDATION-TABLE-ENTRIES (keep this marker) */
@@ -25,6 +26,7 @@ const mbdae_validation_case *const mbdae_validation_tables[] = {
   mbdae_validation_ball,
   mbdae_validation_pendulum,
   mbdae_validation_compliant,
+  mbdae_validation_moreau,
   NULL
 };
 
