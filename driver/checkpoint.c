@@ -245,7 +245,10 @@ int mbdae_checkpoint_read(const char *dir, mbdae_checkpoint *cp, char *err, size
   ck_io io;
   memset(&io, 0, sizeof io);
   io.reading = 1;
-  FILE *f = fopen(path, "rb");
+  /* O_NONBLOCK: a FIFO planted as checkpoint.bin is refused, not waited on */
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
+  if (fd >= 0 && !f) close(fd);
   if (!f) {
     rc = errno == ENOENT ? MBDAE_ERR_NOT_FOUND : MBDAE_ERR_IO;
     if (err && errlen)
@@ -258,8 +261,15 @@ int mbdae_checkpoint_read(const char *dir, mbdae_checkpoint *cp, char *err, size
     return rc;
   }
   struct stat st;
+  const char *why = NULL;
   if (fstat(fileno(f), &st) != 0 || st.st_size < 0) {
     rc = MBDAE_ERR_IO;
+  } else if (!S_ISREG(st.st_mode)) {
+    rc = MBDAE_ERR_IO;
+    why = "not a regular file";
+  } else if ((uint64_t)st.st_size > MBDAE_CHECKPOINT_MAX_BYTES) {
+    rc = MBDAE_ERR_IO;
+    why = "larger than 1 GiB: not a checkpoint of this program";
   } else {
     io.size = (size_t)st.st_size;
     io.buf = malloc(io.size ? io.size : 1);
@@ -267,7 +277,6 @@ int mbdae_checkpoint_read(const char *dir, mbdae_checkpoint *cp, char *err, size
     else if (fread(io.buf, 1, io.size, f) != io.size) rc = MBDAE_ERR_IO;
   }
   fclose(f);
-  const char *why = NULL;
   uint64_t sum = 0;
   if (rc == MBDAE_OK) {
     if (io.size < sizeof magic + sizeof(uint32_t) + sizeof sum ||

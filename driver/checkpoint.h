@@ -14,6 +14,9 @@
 #include "run.h"
 
 #define MBDAE_CHECKPOINT_FILE "checkpoint.bin"
+/* Largest checkpoint file read (a scenario text of at most 256 MiB and the
+ * state; anything larger is refused before it is read) */
+#define MBDAE_CHECKPOINT_MAX_BYTES ((uint64_t)1 << 30)
 #define MBDAE_CHECKPOINT_MAX_FILES 8
 
 typedef struct mbdae_checkpoint {

@@ -14,6 +14,7 @@
 #include "run.h"
 #include "scenario.h"
 #include "scenario_dir.h"
+#include "text_input.h"
 
 static const char usage[] =
   "usage: mbdae run SCENARIO [--out DIR] [--quiet] [--set KEY=VALUE]... [--no-plots]\n"
@@ -48,35 +49,6 @@ static const char usage[] =
   "\n"
   "Exit codes: 0 ok, 1 the run failed (summary.json says why), 2 bad input\n"
   "(one line FILE:LINE: key '...': reason on stderr; nothing written).\n";
-
-/* The whole file as a string, or NULL (the loader then reports why). */
-static char *read_text(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 4096, n = 0;
-  char *buf = malloc(cap);
-  while (buf) {
-    if (n + 1 >= cap) {
-      char *b = realloc(buf, cap *= 2);
-      if (!b) {
-        free(buf);
-        buf = NULL;
-        break;
-      }
-      buf = b;
-    }
-    size_t k = fread(buf + n, 1, cap - n - 1, f);
-    n += k;
-    if (k == 0) break;
-  }
-  if (buf && (ferror(f) || memchr(buf, '\0', n))) {
-    free(buf);
-    buf = NULL;
-  }
-  fclose(f);
-  if (buf) buf[n] = '\0';
-  return buf;
-}
 
 int mbdae_cmd_run(int argc, char **argv) {
   static const struct option longopts[] = {
@@ -175,9 +147,10 @@ int mbdae_cmd_run(int argc, char **argv) {
    * does not depend on the file staying as it was) */
   char found[4096];
   path = mbdae_scenario_resolve(path, found, sizeof found); /* a bare shipped name */
-  char *text = read_text(path);
-  int rc = text ? mbdae_scenario_load_string(NULL, path, text, sets, nset, &s, err, sizeof err)
-                : mbdae_scenario_load(path, sets, nset, &s, err, sizeof err);
+  char *text = NULL;
+  size_t text_len = 0;
+  int rc = mbdae_text_file_read(path, &text, &text_len, err, sizeof err);
+  if (!rc) rc = mbdae_scenario_load_string(NULL, path, text, sets, nset, &s, err, sizeof err);
   if (rc) {
     fprintf(stderr, "%s\n", err);
     free(text);

@@ -543,8 +543,10 @@ static int run_segments(run_ctx *c, double t, long m, double *y, double *yp) {
     }
     seg.carry = &c->carry;
     mbdae_stats st;
+    seg.interrupt = c->cfg->interrupt;
     status = mbdae_run(c->problem, &seg, y, yp, &st, c->res->message, sizeof c->res->message);
     add_stats(&c->acc, &st);
+    if (st.interrupted) c->interrupted = 1; /* within an output interval */
     if (status != MBDAE_OK || seg.t_end >= so->t_end) break;
     t = seg.t_end;
     ++m;
@@ -854,8 +856,15 @@ int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
   }
   if (!c.observed && (res->status == MBDAE_ERR_ARGUMENT || res->status == MBDAE_ERR_UNSUPPORTED ||
                     res->status == MBDAE_ERR_PARAMETER)) {
-    /* rejected before the first sample: an input error, nothing written */
-    mbdae_scenario_key_error(s, "solver", res->message, err, errlen);
+    /* rejected before the first sample: an input error, nothing written;
+     * the engine's message starts with the option it rejects */
+    char key[80] = "solver";
+    size_t w = strspn(res->message, "abcdefghijklmnopqrstuvwxyz_");
+    for (int i = 0; w > 0 && w < 40 && i < mbdae_solver_nspecs; ++i)
+      if (strlen(mbdae_solver_specs[i].key) == w &&
+          !strncmp(mbdae_solver_specs[i].key, res->message, w))
+        snprintf(key, sizeof key, "solver.%s", mbdae_solver_specs[i].key);
+    mbdae_scenario_key_error(s, key, res->message, err, errlen);
     rc = MBDAE_ERR_SCENARIO;
     goto done;
   }

@@ -1,8 +1,14 @@
 /* text_input.c - whole-file reads and the UTF-8 check of loader input. */
+#define _POSIX_C_SOURCE 200809L
 #include "text_input.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "mbdae/status.h"
 #include "utf8_check.h"
@@ -28,21 +34,41 @@ static int fail(char *err, size_t errlen, int rc, const char *path, const char *
 
 int mbdae_text_file_read(const char *path, char **text, size_t *len, char *err,
                          size_t errlen) {
-  enum { MAX_BYTES = 256 << 20 };
   *text = NULL;
   *len = 0;
-  FILE *fp = fopen(path, "rb");
-  if (!fp) return fail(err, errlen, MBDAE_ERR_IO, path, "cannot read the file");
-  size_t n = 0, cap = 0;
-  char *buf = NULL;
-  int rc = MBDAE_OK;
-  for (;;) {
-    if (cap - n < 4096) {
-      if (cap >= MAX_BYTES) {
-        rc = fail(err, errlen, MBDAE_ERR_SCENARIO, path, "larger than 256 MiB");
+  char why[160];
+  /* O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused
+   * below like any file that is not regular (/dev/zero, /dev/urandom would
+   * otherwise be read until memory runs out) */
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    snprintf(why, sizeof why, "cannot open: %s", strerror(errno));
+    return fail(err, errlen, MBDAE_ERR_IO, path, why);
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return fail(err, errlen, MBDAE_ERR_IO, path,
+                S_ISDIR(st.st_mode) ? "cannot open: is a directory"
+                                    : "cannot open: not a regular file (a device, FIFO or "
+                                      "socket is not read)");
+  }
+  if (st.st_size > (off_t)MBDAE_TEXT_MAX_BYTES) {
+    close(fd);
+    snprintf(why, sizeof why, "larger than 256 MiB (%lld bytes)", (long long)st.st_size);
+    return fail(err, errlen, MBDAE_ERR_SCENARIO, path, why);
+  }
+  /* the size from fstat, and one byte more to notice a file still growing */
+  size_t cap = (size_t)st.st_size + 1, n = 0;
+  char *buf = malloc(cap + 1);
+  int rc = buf ? MBDAE_OK : fail(err, errlen, MBDAE_ERR_MEMORY, path, "out of memory");
+  while (!rc) {
+    if (n == cap) {
+      if (cap > MBDAE_TEXT_MAX_BYTES) {
+        rc = fail(err, errlen, MBDAE_ERR_SCENARIO, path, "larger than 256 MiB (still growing)");
         break;
       }
-      size_t ncap = cap ? 2 * cap : 65536;
+      size_t ncap = cap * 2 > MBDAE_TEXT_MAX_BYTES + 1 ? MBDAE_TEXT_MAX_BYTES + 1 : cap * 2;
       char *b = realloc(buf, ncap + 1);
       if (!b) {
         rc = fail(err, errlen, MBDAE_ERR_MEMORY, path, "out of memory");
@@ -50,12 +76,16 @@ int mbdae_text_file_read(const char *path, char **text, size_t *len, char *err,
       }
       buf = b, cap = ncap;
     }
-    size_t got = fread(buf + n, 1, cap - n, fp);
-    n += got;
-    if (got == 0) break;
+    ssize_t got = read(fd, buf + n, cap - n);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      snprintf(why, sizeof why, "cannot read the file: %s", strerror(errno));
+      rc = fail(err, errlen, MBDAE_ERR_IO, path, why);
+    }
+    if (got <= 0) break;
+    n += (size_t)got;
   }
-  if (!rc && ferror(fp)) rc = fail(err, errlen, MBDAE_ERR_IO, path, "cannot read the file");
-  fclose(fp);
+  close(fd);
   if (!rc) {
     buf[n] = '\0';
     rc = mbdae_text_check(path, buf, n, err, errlen);

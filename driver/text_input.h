@@ -13,10 +13,15 @@
 int mbdae_text_check(const char *name, const char *text, size_t len, char *err,
                      size_t errlen);
 
-/* The whole file (at most 256 MiB) in a malloc'd NUL-terminated *text of
- * *len bytes, checked with mbdae_text_check. 0, MBDAE_ERR_IO ("PATH: cannot
- * read the file"), MBDAE_ERR_SCENARIO or MBDAE_ERR_MEMORY; *text is NULL on
- * failure. */
+/* Largest input file: 256 MiB. */
+#define MBDAE_TEXT_MAX_BYTES ((size_t)256 << 20)
+
+/* The whole file in a malloc'd NUL-terminated *text of *len bytes, checked
+ * with mbdae_text_check. Only a regular file of at most 256 MiB is read (a
+ * FIFO, /dev/zero or a directory is refused without waiting or reading).
+ * 0, MBDAE_ERR_IO ("PATH: cannot open: not a regular file ..."),
+ * MBDAE_ERR_SCENARIO ("PATH: larger than 256 MiB ...", not UTF-8) or
+ * MBDAE_ERR_MEMORY; *text is NULL on failure. */
 int mbdae_text_file_read(const char *path, char **text, size_t *len, char *err,
                          size_t errlen);
 

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mbdae/engine.h"
 #include "mbdae/model.h"
 #include "mbdae/status.h"
 
@@ -19,6 +20,19 @@ void mbdae_outcome_set(mbdae_outcome *o, const char *name, const char *unit,
   snprintf(o->unit, sizeof o->unit, "%s", unit);
   o->value = value;
   o->undefined = 0;
+}
+
+int mbdae_param_check_memory(mbdae_param_error *err, const char *key, double bytes,
+                             const char *what) {
+  double avail = mbdae_memory_available();
+  if (!(bytes > 0.5 * avail)) return MBDAE_OK;
+  if (err) {
+    err->key = key;
+    snprintf(err->msg, sizeof err->msg,
+             "%s needs about %.3g GB of memory, more than half of the %.3g GB available",
+             what ? what : "this size", 1e-9 * bytes, 1e-9 * avail);
+  }
+  return MBDAE_ERR_PARAMETER;
 }
 
 int mbdae_param_error_build_failed(mbdae_param_error *err, const char *what,

@@ -14,6 +14,12 @@
 
 int mbdae_engine_check_finite(mbdae_engine *e, const char *callback, const char *entry,
                               double t, const double *out, int rc) {
+  /* every backend's model evaluations pass here: an interruption is seen
+   * within one of them, however long the output interval */
+  if (e->o->interrupt && *e->o->interrupt) {
+    e->interrupted = 1;
+    return -1;
+  }
   if (rc != 0) return rc;
   for (int i = 0; i < e->n; ++i)
     if (!isfinite(out[i])) {

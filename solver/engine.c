@@ -2,6 +2,7 @@
  * root handling, event maps, consistency checks, the Zeno guard and the
  * event log. */
 #define _POSIX_C_SOURCE 200809L
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,11 +98,34 @@ static int check_options(const mbdae_problem *p, const mbdae_options *o,
   if (!(isfinite(o->t0) && isfinite(o->t_end) && o->t_end > o->t0))
     BAD("t_end (%g) must be finite and greater than t0 (%g)", o->t_end, o->t0);
   if (!(o->dt_out > 0.0 && isfinite(o->dt_out))) BAD("dt_out must be positive");
+  /* every loop over output times is bounded: a dt_out below the resolution
+   * of t (1e-300) or 1e302 intervals (t_end 1e300) never ended */
+  const double tmag = fmax(fabs(o->t0), fabs(o->t_end));
+  if (o->dt_out <= 4.0 * DBL_EPSILON * tmag)
+    BAD("dt_out (%g) is below the resolution of t near %g: successive output times would "
+        "be equal", o->dt_out, tmag);
+  if ((o->t_end - o->t0) / o->dt_out > MBDAE_MAX_OUTPUT_INTERVALS)
+    BAD("dt_out (%g) makes %.3g output intervals over [t0, t_end] = [%g, %g], more than "
+        "%.0e: raise dt_out or shorten the run", o->dt_out, (o->t_end - o->t0) / o->dt_out,
+        o->t0, o->t_end, MBDAE_MAX_OUTPUT_INTERVALS);
   if (!(o->rtol > 0.0 && o->atol > 0.0)) BAD("rtol and atol must be positive");
   if (o->method == MBDAE_METHOD_RK4 && !(o->rk4_step > 0.0))
     BAD("rk4_step must be positive");
+  if (o->method == MBDAE_METHOD_RK4 && o->rk4_step <= 4.0 * DBL_EPSILON * tmag)
+    BAD("rk4_step (%g) is below the resolution of t near %g", o->rk4_step, tmag);
   if (o->window_events < 1 || !(o->window_length >= 0.0))
     BAD("window_events must be >= 1 and window_length >= 0");
+  /* sizes from input, against memory before anything is allocated */
+  if (16.0 * o->window_events > 0.5 * mbdae_memory_available())
+    BAD("window_events (%d) needs %.3g GB for the Zeno window, more than half the memory "
+        "available (%.3g GB)", o->window_events, 16e-9 * o->window_events,
+        1e-9 * mbdae_memory_available());
+  const int newton = o->method == MBDAE_METHOD_IDA || o->method == MBDAE_METHOD_CVODE_BDF;
+  const double dense_bytes = 2.0 * 8.0 * (double)p->n * (double)p->n;
+  if (newton && o->linsol == MBDAE_LINSOL_DENSE && dense_bytes > 0.5 * mbdae_memory_available())
+    BAD("linear_solver dense with n = %d unknowns needs %.3g GB for its matrices, more than "
+        "half the memory available (%.3g GB): use linear_solver klu", p->n,
+        1e-9 * dense_bytes, 1e-9 * mbdae_memory_available());
   if (!(o->root_band > 0.0)) BAD("root_band must be positive");
   if (o->method == MBDAE_METHOD_MOREAU) {
     if (!(o->theta >= 0.5 && o->theta <= 1.0)) BAD("theta (%g) must be in [1/2, 1]", o->theta);
@@ -383,6 +407,13 @@ static int run_loop(mbdae_engine *e, mbdae_stats *stats) {
     if (tout > o->t_end || o->t_end - tout < 1e-12 * span) tout = o->t_end;
     int root = 0;
     rc = e->ops->advance(e, tout, &root);
+    if (e->interrupted || (o->interrupt && *o->interrupt)) {
+      /* the backend's state is its last accepted step's */
+      e->interrupted = 1;
+      snprintf(e->msg, sizeof e->msg, "interrupted at t=%.12g", e->t);
+      rc = MBDAE_STOPPED;
+      break;
+    }
     if (rc < 0 && e->nonfinite_root) /* whichever backend: the root's note first */
       rc = mbdae_engine_nonfinite_failure(e, rc) < 0 ? MBDAE_ERR_NONFINITE : rc;
     if (rc == MBDAE_OK) rc = check_finite_state(e, "after a step");
@@ -486,6 +517,7 @@ int mbdae_run(mbdae_problem *p, const mbdae_options *o, double *y, double *yp,
   bs.events = stats->events;
   bs.calcic_fallbacks = stats->calcic_fallbacks;
   bs.max_repair = stats->max_repair;
+  bs.interrupted = e.interrupted;
   *stats = bs;
   if (rc < 0 && msg[0] == '\0')
     snprintf(msg, msglen, "%s", e.msg[0] ? e.msg : mbdae_status_message(rc));

@@ -45,6 +45,10 @@ typedef mbdae_root_mask_state mbdae_root_mask; /* engine.h (carried across segme
  * instead of letting the state sink through the surface. */
 #define MBDAE_MAX_REFIRES 8
 
+/* Output intervals a run may have ((t_end - t0) / dt_out): every loop over
+ * them is bounded by input, so the bound is checked up front. */
+#define MBDAE_MAX_OUTPUT_INTERVALS 1e9
+
 struct mbdae_engine {
   mbdae_problem *p;
   const mbdae_options *o;
@@ -61,6 +65,7 @@ struct mbdae_engine {
   char nonfinite[192];       /* first NaN/inf a callback returned since the
                                 last advance (callback_check.c), "" if none */
   int nonfinite_root;        /* a root function returned NaN/inf (root_mask.c) */
+  int interrupted;           /* o->interrupt was seen (callback_check.c, engine.c) */
 };
 
 /* SUNDIALS error handler: keep the message for the failure report instead of

@@ -4,10 +4,13 @@
  *  - silent wrong answers: the ravine with a tiny v_rest (a gap root left on
  *    its far side let the sphere fall through the decline, "crossed" with
  *    status ok); non-finite parameters giving inf/NaN outputs with status ok;
- *    the wheel's corner bounces that never decayed below a small zeno_velocity. */
+ *    the wheel's corner bounces that never decayed below a small zeno_velocity;
+ *  - hangs and memory exhaustion: device files, oversized files, 100,000 keys,
+ *    sizes and output loops from input, SIGTERM inside a long interval. */
 #include "cli_run.h"
 
 #include <math.h>
+#include <time.h>
 
 #include "json_check.h"
 #include "testutil.h"
@@ -110,11 +113,118 @@ static void test_wheel_small_zeno_velocity(void) {
   MBDAE_ASSERT_ABS(wheel_final_x("0"), ref, 1e-9);
 }
 
+/* ---- hangs and memory exhaustion ----------------------------------------- */
+
+/* exit 2 with want on stderr, the output directory never created */
+static void expect_rejected(const char *dir, const char *args, const char *want) {
+  int rc = cli_run(dir, NULL, args);
+  if (rc != 2 || !strstr(cli_err, want))
+    printf("\n  %s -> exit %d: %s (want '%s')\n", args, rc, cli_err, want);
+  CU_ASSERT_EQUAL(rc, 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(cli_err, want));
+  CU_ASSERT(!path_exists(dir, "o"));
+}
+
+/* /dev/zero was read to 24 GB (OOM-killed, SIGTERM ignored); a FIFO would
+ * block; a 300 MB file passed the documented 256 MiB limit */
+static void test_input_files(void) {
+  const char *dir = mbdae_test_tmpdir("rel-files");
+  expect_rejected(dir, "run /dev/zero --out o", "/dev/zero: cannot open: not a regular file");
+  expect_rejected(dir, "run /dev/urandom --out o", "not a regular file");
+  char cmd[8192];
+  snprintf(cmd, sizeof cmd, "cd '%s' && mkfifo fifo.yaml && truncate -s 300M big.yaml", dir);
+  CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+  expect_rejected(dir, "run fifo.yaml --out o", "fifo.yaml: cannot open: not a regular file");
+  expect_rejected(dir, "run big.yaml --out o", "big.yaml: larger than 256 MiB (314572800 bytes)");
+  expect_rejected(dir, "run . --out o", ".: cannot open: is a directory");
+  snprintf(cmd, sizeof cmd, "cd '%s' && ln -s /dev/zero c/checkpoint.bin 2>/dev/null || "
+           "(mkdir c && ln -s /dev/zero c/checkpoint.bin)", dir);
+  CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+  CU_ASSERT_EQUAL(cli_run(dir, NULL, "resume c"), 1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(cli_err, "checkpoint.bin: not a regular file"));
+}
+
+/* 100,000 unknown keys: the pairwise duplicate check took ~90 s */
+static void test_many_keys(void) {
+  const char *dir = mbdae_test_tmpdir("rel-keys");
+  char path[4200];
+  snprintf(path, sizeof path, "%s/many.yaml", dir);
+  FILE *f = fopen(path, "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fprintf(f, "model: bouncing_ball\nsolver:\n");
+  for (int i = 0; i < 100000; ++i) fprintf(f, "  k%d: 1\n", i);
+  fprintf(f, "  k99998: 2\n");
+  fclose(f);
+  time_t t0 = time(NULL);
+  expect_rejected(dir, "run many.yaml --out o", "many.yaml:100003: duplicate key 'k99998'");
+  CU_ASSERT(time(NULL) - t0 < 20);
+}
+
+/* sizes and loops bounded by input */
+static void test_sizes_and_loops(void) {
+  const char *dir = mbdae_test_tmpdir("rel-sizes");
+  char args[8192];
+  snprintf(args, sizeof args,
+           "run '%s' --set parameters.topology=chain --set parameters.chain_points=10000000 "
+           "--out o", scenario("bola_event.yaml"));
+  expect_rejected(dir, args, "key 'parameters.chain_points': must be in [2, 1000000]");
+  snprintf(args, sizeof args,
+           "run '%s' --set parameters.topology=chain --set parameters.chain_points=100000 "
+           "--set solver.linear_solver=dense --out o", scenario("bola_event.yaml"));
+  expect_rejected(dir, args, "key 'solver.linear_solver': linear_solver dense with n = 699999");
+  snprintf(args, sizeof args, "run '%s' --set solver.dt_out=1e-300 --out o",
+           scenario("ball.yaml"));
+  expect_rejected(dir, args, "key 'solver.dt_out': dt_out (1e-300) is below the resolution");
+  snprintf(args, sizeof args, "run '%s' --set solver.t_end=1e300 --out o", scenario("ball.yaml"));
+  expect_rejected(dir, args, "key 'solver.dt_out'");
+  snprintf(args, sizeof args, "run '%s' --set solver.t_end=1e12 --out o", scenario("ball.yaml"));
+  expect_rejected(dir, args, "output intervals over [t0, t_end] = [0, 1e+12], more than 1e+09");
+  /* rover b_s = 1e308 looped forever balancing the stability matrix */
+  snprintf(args, sizeof args, "run '%s' --set parameters.b_s=1e308 --out r -q --no-plots",
+           scenario("rover_sim1_printed.yaml"));
+  time_t t0 = time(NULL);
+  int rc = cli_run(dir, "timeout -s KILL 120", args);
+  CU_ASSERT(rc == 0 || rc == 1);
+  CU_ASSERT(time(NULL) - t0 < 120);
+}
+
+/* SIGTERM inside one long output interval (a 20,000-point chain's first
+ * step, ~10 s): honoured within a model evaluation, not at the interval's
+ * end; summary.json "interrupted" with a checkpoint to resume from */
+static void test_interrupt_within_interval(void) {
+  const char *bin = getenv("MBDAE_BINARY");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(bin);
+  const char *dir = mbdae_test_tmpdir("rel-interrupt");
+  char cmd[16384];
+  snprintf(cmd, sizeof cmd,
+           "cd '%s' && ('%s' run '%s' --set parameters.topology=chain "
+           "--set parameters.chain_points=20000 --set solver.t_end=1e-3 --set solver.dt_out=1e-3 "
+           "--out o -q --no-plots 2>err.txt & p=$!; sleep 1; kill -TERM $p; s=$(date +%%s); "
+           "wait $p; echo $? > rc.txt; echo $(( $(date +%%s) - s )) > secs.txt)",
+           dir, bin, scenario("bola_event.yaml"));
+  CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+  char *rc = slurp(dir, "rc.txt"), *secs = slurp(dir, "secs.txt");
+  CU_ASSERT(rc && atoi(rc) == 143);
+  CU_ASSERT(secs && atoi(secs) <= 5);
+  char out[4200];
+  snprintf(out, sizeof out, "%s/o", dir);
+  char *sum = slurp(out, "summary.json");
+  CU_ASSERT(sum && strstr(sum, "\"status\": \"interrupted\""));
+  CU_ASSERT(path_exists(out, "checkpoint.bin"));
+  free(rc);
+  free(secs);
+  free(sum);
+}
+
 int main(void) {
   static const mbdae_test tests[] = {
     {"ravine 6.3, v_rest 0.3 .. 1e-6: a rebound, never a fall through", test_ravine_small_v_rest},
     {"non-finite states, outputs and invariants fail the run", test_nonfinite_fails},
     {"wheel: zeno_velocity 3e-5 and 0 finish as 1e-3 does", test_wheel_small_zeno_velocity},
+    {"/dev/zero, FIFOs, directories, > 256 MiB: refused unread", test_input_files},
+    {"100,000 keys: duplicate check in seconds", test_many_keys},
+    {"sizes and loops bounded by input", test_sizes_and_loops},
+    {"SIGTERM within a long output interval", test_interrupt_within_interval},
     {NULL, NULL},
   };
   return mbdae_test_main("reliability", tests);

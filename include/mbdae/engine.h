@@ -9,6 +9,7 @@
 
 #include "mbdae/export.h"
 
+#include <signal.h>
 #include <stddef.h>
 #include "mbdae/problem.h"
 
@@ -167,6 +168,10 @@ typedef struct mbdae_options {
                                 constraints' units (default 1e-10) */
   mbdae_step_fn step_observer; /**< moreau: called after every step (may be NULL) */
   void *step_data;           /**< its user_data */
+  const volatile sig_atomic_t *interrupt; /**< NULL, or a flag (set by a signal
+                                handler): once nonzero the run stops within one
+                                model evaluation, status MBDAE_STOPPED with
+                                mbdae_stats::interrupted = 1 */
 } mbdae_options;
 /** @var mbdae_options::t0
  *  start time */
@@ -208,6 +213,7 @@ typedef struct mbdae_stats {
   double work_applied;       /**< moreau: total work of the applied forces */
   long projections;          /**< moreau: steps whose positions were projected */
   double max_violation_before; /**< moreau: largest violation a projection removed */
+  int interrupted;           /**< 1: stopped by mbdae_options::interrupt */
 } mbdae_stats;
 
 /** @brief Integrate from o->t0 to o->t_end.
@@ -234,6 +240,12 @@ MBDAE_EXPORT const char *mbdae_method_name(mbdae_method m);
  * @param m receives the method
  * @return 0, MBDAE_ERR_NOT_FOUND or MBDAE_ERR_ARGUMENT (NULL) */
 MBDAE_EXPORT int mbdae_method_parse(const char *s, mbdae_method *m);
+
+/** @brief Memory this process may allocate, in bytes: the smaller of the
+ *         physical memory and the RLIMIT_AS / RLIMIT_DATA limits (for checks
+ *         of sizes taken from input before allocating).
+ * @return bytes (HUGE_VAL when nothing is known) */
+MBDAE_EXPORT double mbdae_memory_available(void);
 
 #ifdef __cplusplus
 }

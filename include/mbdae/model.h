@@ -189,6 +189,17 @@ MBDAE_EXPORT int mbdae_columns_copy(const mbdae_column *src, int n, mbdae_column
 MBDAE_EXPORT void mbdae_outcome_set(mbdae_outcome *o, const char *name, const char *unit,
                                     double value);
 
+/** @brief Check a size taken from input against memory before allocating:
+ *         bytes above half of mbdae_memory_available() fail.
+ * @param err   (may be NULL) gets key and "<what> needs about X GB of memory,
+ *              more than half of the Y GB available"
+ * @param key   the parameter that sets the size
+ * @param bytes the estimated need
+ * @param what  what is sized ("a chain of 10000000 points")
+ * @return MBDAE_OK or MBDAE_ERR_PARAMETER */
+MBDAE_EXPORT int mbdae_param_check_memory(mbdae_param_error *err, const char *key, double bytes,
+                             const char *what);
+
 /** @brief The usual `create` failure report.
  * @param err  (may be NULL) gets the key "model" and the message
  *             "cannot build the <what>: <status message>"

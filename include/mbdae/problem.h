@@ -176,11 +176,11 @@ MBDAE_EXPORT int mbdae_problem_set_mode_name(mbdae_problem *p, mbdae_mode_name_f
  * @param tol the tolerance (> 0, in the units of what is repaired: metres
  *            for a penetration); 0, the default, allows none
  * @return MBDAE_OK or MBDAE_ERR_ARGUMENT (NULL, tol negative or not finite) */
-int mbdae_problem_set_repair_tolerance(mbdae_problem *p, double tol);
+MBDAE_EXPORT int mbdae_problem_set_repair_tolerance(mbdae_problem *p, double tol);
 /** @brief The tolerance set with mbdae_problem_set_repair_tolerance().
  * @param p the problem
  * @return the tolerance (0 when none was set or p is NULL) */
-double mbdae_problem_repair_tolerance(const mbdae_problem *p);
+MBDAE_EXPORT double mbdae_problem_repair_tolerance(const mbdae_problem *p);
 /** @brief Report, from an event handler, that the state was repaired.
  *
  * The engine keeps the largest size reported during one handler call and,
@@ -191,7 +191,7 @@ double mbdae_problem_repair_tolerance(const mbdae_problem *p);
  * @param what a static string naming it ("penetration of segment 2")
  * @return MBDAE_OK within the tolerance, MBDAE_ERR_INCONSISTENT beyond it
  *         (the handler may stop at once and return it), MBDAE_ERR_ARGUMENT */
-int mbdae_problem_report_repair(mbdae_problem *p, double size, const char *what);
+MBDAE_EXPORT int mbdae_problem_report_repair(mbdae_problem *p, double size, const char *what);
 
 /** @brief The invariants declared with mbdae_problem_set_invariants().
  * @param p     the problem

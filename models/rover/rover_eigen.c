@@ -11,21 +11,26 @@
 
 static double sign_of(double a, double b) { return b >= 0 ? fabs(a) : -fabs(a); }
 
+/* Bounded: a sweep repeats only while a row/column scale changes by a
+ * power of two, which LAPACK's dgebal does within a few sweeps; with
+ * entries near 1e308 the scaled sums overflowed and the sweeps never ended
+ * (rover b_s = 1e308), so the caller refuses non-finite entries and the
+ * sweeps and the power-of-two searches are capped. */
 static void balance(int n, double *a) {
   const double radix = 2.0, sqrdx = 4.0;
   int done = 0;
-  while (!done) {
+  for (int sweep = 0; !done && sweep < 100; ++sweep) {
     done = 1;
     for (int i = 1; i <= n; ++i) {
       double r = 0, c = 0;
       for (int j = 1; j <= n; ++j)
         if (j != i) { c += fabs(A_(j, i)); r += fabs(A_(i, j)); }
-      if (c != 0 && r != 0) {
+      if (c != 0 && r != 0 && isfinite(c + r)) {
         double g = r / radix, f = 1, s = c + r;
-        while (c < g) { f *= radix; c *= sqrdx; }
+        for (int k = 0; c < g && k < 1100; ++k) { f *= radix; c *= sqrdx; }
         g = r * radix;
-        while (c > g) { f /= radix; c /= sqrdx; }
-        if ((c + r) / f < 0.95 * s) {
+        for (int k = 0; c > g && k < 1100; ++k) { f /= radix; c /= sqrdx; }
+        if ((c + r) / f < 0.95 * s && isfinite(f) && f > 0) {
           done = 0;
           g = 1 / f;
           for (int j = 1; j <= n; ++j) A_(i, j) *= g;
@@ -65,6 +70,8 @@ static void hessenberg(int n, double *a) {
 int rover_eigenvalues(int n, double *a, double *wr_, double *wi_) {
   double *wr = wr_ - 1, *wi = wi_ - 1; /* 1-based views */
   if (n < 1) return -1;
+  for (size_t k = 0; k < (size_t)n * (size_t)n; ++k)
+    if (!isfinite(a[k])) return -1; /* no eigenvalues of inf/NaN entries */
   balance(n, a);
   hessenberg(n, a);
   double anorm = 0;
