@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <stdlib.h>
+#include <sys/wait.h>
 
 #include "ball/ball.h"
 #include "file_util.h"
@@ -325,6 +326,34 @@ static void test_cli_ledger_and_segments(void) {
   free(js);
 }
 
+/* A one-step problem that cannot meet its tolerance (1e-17, below round-off
+ * on a spinning net): the run fails with MBDAE_ERR_SOLVER naming t, the
+ * iterations and the residual; exit 1; the files written so far are valid. */
+static void test_cli_nonconvergence(void) {
+  const char *dir = mbdae_test_tmpdir("moreau-fail");
+  char path[2048];
+  snprintf(path, sizeof path, "%s/ball.yaml", dir); /* the name run_cli runs */
+  FILE *f = fopen(path, "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fprintf(f, "model: string_net\nsolver:\n  method: moreau\n  moreau_step: 1.0e-3\n"
+             "  t_end: 0.05\n  dt_out: 0.01\n  nonsmooth_tol: 1.0e-17\nparameters:\n"
+             "  topology: spinning_grid\n  grid_n: 5\n  grid_m: 5\n  length: 0.1\n");
+  fclose(f);
+  int st = run_cli(dir, "");
+  CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+  char out[2100];
+  snprintf(out, sizeof out, "%s/one", dir);
+  char *js = slurp(out, "summary.json"), *series = slurp(out, "series.csv");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(js);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(series);
+  CU_ASSERT(strstr(js, "\"status\": \"failed\"") != NULL);
+  CU_ASSERT(strstr(js, "MBDAE_ERR_SOLVER") != NULL);
+  CU_ASSERT(strstr(js, "at t=0.001") && strstr(js, "iterations") && strstr(js, "residual"));
+  CU_ASSERT(csv_check(series, 5 + 6 * 25 + 2 * 40 + 1 + 8) >= 1); /* the t0 row at least */
+  free(js);
+  free(series);
+}
+
 int main(void) {
   static const mbdae_test tests[] = {
     {"interface validation", test_interface_validation},
@@ -334,6 +363,7 @@ int main(void) {
     {"Zeno rest time O(h), energy never rises", test_zeno_rest_and_energy},
     {"release under a lift", test_release_under_lift},
     {"command line: ledger columns, segments", test_cli_ledger_and_segments},
+    {"command line: a nonsmooth solve that does not converge", test_cli_nonconvergence},
     {NULL, NULL}};
   return mbdae_test_main("moreau", tests);
 }

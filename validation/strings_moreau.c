@@ -94,7 +94,7 @@ static int step_metrics(const mbdae_step_record *r, void *ud) {
     double dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
     mm->omega_end = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]) / dd;
   }
-  return 0;
+  return mm->hook ? mm->hook(r, mm->model, mm->hook_data) : 0;
 }
 
 int strings_moreau_run(const snm_params *p, mbdae_options *o, moreau_metrics *mm,
@@ -116,10 +116,14 @@ int strings_moreau_run(const snm_params *p, mbdae_options *o, moreau_metrics *mm
   }
   rc = snm_initial_state(m, o->t0, y, NULL);
   const double w0 = mm->window0, w1 = mm->window1, pt = mm->probe_t;
+  int (*hook)(const mbdae_step_record *, const snm_model *, void *) = mm->hook;
+  void *hook_data = mm->hook_data;
   memset(mm, 0, sizeof *mm);
   mm->window0 = w0;
   mm->window1 = w1;
   mm->probe_t = pt;
+  mm->hook = hook;
+  mm->hook_data = hook_data;
   mm->model = m;
   mm->t_first_impulse = mm->t_taut = -1.0;
   mm->E_probe = NAN;

@@ -35,6 +35,9 @@ typedef struct moreau_metrics {
   double cpu_loop;          /* CPU seconds of the stepping loop (first to last step) */
   double cpu_run;           /* CPU seconds of the whole mbdae_run */
   mbdae_stats stats;
+  /* optional, called after every step with the model (tools that look inside) */
+  int (*hook)(const mbdae_step_record *r, const snm_model *m, void *data);
+  void *hook_data;
   /* private */
   int run_free, started;
   double p0[3], h0[3], cpu_first, E_prev;
