@@ -297,10 +297,10 @@ static int writer_has_file(const run_ctx *c, int i) {
 /* Why this run cannot be checkpointed, or NULL. */
 static const char *checkpoint_refusal(const run_ctx *c, char *buf, size_t len) {
   const mbdae_model_kind *k = c->s->kind;
-  if (!k->state_size || !k->state_save || !k->state_load) {
+  if (!mbdae_model_state_supported(k)) {
     snprintf(buf, len,
              "model kind '%s' cannot be checkpointed yet (its kind table has no "
-             "state_size/state_save/state_load)", k->name);
+             "state_fields nor state_size/state_save/state_load)", k->name);
     return buf;
   }
   for (int i = 0; i < NWRITERS; ++i)
@@ -314,9 +314,9 @@ static const char *checkpoint_refusal(const run_ctx *c, char *buf, size_t len) {
 /* Save the model's internal state into a fresh buffer (*size bytes). */
 static unsigned char *model_state_bytes(run_ctx *c, size_t *size) {
   const mbdae_model_kind *k = c->s->kind;
-  *size = k->state_size(c->model);
+  *size = mbdae_model_state_size(k, c->model);
   unsigned char *b = malloc(*size ? *size : 1);
-  if (b && k->state_save(c->model, b, *size) != MBDAE_OK) {
+  if (b && mbdae_model_state_save(k, c->model, b, *size) != MBDAE_OK) {
     free(b);
     b = NULL;
   }
@@ -417,7 +417,7 @@ static int model_rebuild(run_ctx *c, const unsigned char *state, size_t size, ch
   }
   if (!y || !yp) rc = rc ? rc : MBDAE_ERR_MEMORY;
   else rc = k->initial_state(m, c->s->options.t0, y, yp);
-  if (rc == MBDAE_OK) rc = k->state_load(m, state, size);
+  if (rc == MBDAE_OK) rc = mbdae_model_state_load(k, m, state, size);
   free(y);
   free(yp);
   if (rc != MBDAE_OK || !p) {
@@ -576,7 +576,7 @@ static int resume_setup(run_ctx *c, const mbdae_checkpoint *cp, double *y, doubl
              cp->n, c->n, cp->nroots, c->carry.nroots, cp->nrow, c->out.ncols);
     return MBDAE_ERR_ARGUMENT;
   }
-  int rc = k->state_load(c->model, cp->model_state, cp->model_size);
+  int rc = mbdae_model_state_load(k, c->model, cp->model_state, cp->model_size);
   if (rc != MBDAE_OK) {
     snprintf(err, errlen, "model '%s' rejected the state in the checkpoint (%s)", k->name,
              mbdae_status_message(rc));

@@ -125,6 +125,9 @@ int mbdae_model_kind_register(const mbdae_model_kind *kind, char *err, size_t er
   if (nstate != 0 && nstate != 3)
     return reject(err, errlen, kind->name,
                   "state_size, state_save and state_load go together (or all NULL)");
+  if (nstate && kind->state_fields)
+    return reject(err, errlen, kind->name,
+                  "state_fields or state_size/state_save/state_load, not both");
   if (nregistered == MBDAE_MODEL_KINDS_MAX_REGISTERED)
     return reject(err, errlen, kind->name, "too many registered kinds");
   registered[nregistered++] = kind;

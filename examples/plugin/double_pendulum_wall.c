@@ -278,27 +278,11 @@ static const mbdae_plot_spec dpw_plots[] = {
 };
 
 /* ---- checkpoints: the run record beyond y ---- */
-static void dpw_fields(dpw_model *m, mbdae_state_cursor *c) {
+static void dpw_state_fields(mbdae_model *model, mbdae_state_cursor *c) {
+  dpw_model *m = (dpw_model *)model;
   mbdae_state_io(c, &m->impacts, sizeof m->impacts);
   mbdae_state_io(c, &m->energy0, sizeof m->energy0);
   mbdae_state_io(c, &m->energy_lost, sizeof m->energy_lost);
-}
-
-static size_t dpw_state_size(const mbdae_model *model) {
-  (void)model;
-  return sizeof(long) + 2 * sizeof(double);
-}
-
-static int dpw_state_save(const mbdae_model *model, void *buf, size_t size) {
-  mbdae_state_cursor c = {.w = buf, .size = size};
-  dpw_fields((dpw_model *)model, &c);
-  return mbdae_state_done(&c);
-}
-
-static int dpw_state_load(mbdae_model *model, const void *buf, size_t size) {
-  mbdae_state_cursor c = {.r = buf, .size = size};
-  dpw_fields((dpw_model *)model, &c);
-  return mbdae_state_done(&c);
 }
 
 const mbdae_model_kind double_pendulum_wall_kind = {
@@ -318,9 +302,7 @@ const mbdae_model_kind double_pendulum_wall_kind = {
   .outcomes = dpw_outcomes,
   .plots = dpw_plots,
   .nplots = (int)(sizeof dpw_plots / sizeof dpw_plots[0]),
-  .state_size = dpw_state_size,
-  .state_save = dpw_state_save,
-  .state_load = dpw_state_load,
+  .state_fields = dpw_state_fields, /* checkpoints: one field list */
 };
 
 /* ---- the VTK scene (doc/paraview.md): points, vertex cells, lines ---- */

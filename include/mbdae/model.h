@@ -95,6 +95,40 @@ typedef struct mbdae_plot_spec {
 /** A model instance: private to each kind. */
 typedef struct mbdae_model mbdae_model;
 
+/** Checkpoint fields: a byte cursor over the caller's buffer. With w set it
+ *  saves, with r set it loads, with neither it only counts the bytes (the
+ *  dry run that measures a kind's state_fields). Each put/get copies n bytes
+ *  and fails (sticky) past the end. */
+typedef struct mbdae_state_cursor {
+  unsigned char *w;          /**< save: destination */
+  const unsigned char *r;    /**< load: source */
+  size_t size, pos;          /**< bytes used so far */
+  int failed;                /**< 1 once a put/get went past the end */
+} mbdae_state_cursor;
+/** @var mbdae_state_cursor::size
+ *  buffer size in bytes */
+/** @brief Copy n bytes from src to the cursor's buffer (save).
+ * @param c   the cursor (w set)
+ * @param src the bytes
+ * @param n   their count */
+MBDAE_EXPORT void mbdae_state_put(mbdae_state_cursor *c, const void *src, size_t n);
+/** @brief Copy n bytes from the cursor's buffer to dst (load).
+ * @param c   the cursor (r set)
+ * @param dst destination
+ * @param n   byte count */
+MBDAE_EXPORT void mbdae_state_get(mbdae_state_cursor *c, void *dst, size_t n);
+/** @brief mbdae_state_put() when the cursor saves (w set),
+ *         mbdae_state_get() when it loads (r set), a count when it measures:
+ *         one field list serves all three.
+ * @param c the cursor
+ * @param p the field
+ * @param n its size in bytes */
+MBDAE_EXPORT void mbdae_state_io(mbdae_state_cursor *c, void *p, size_t n);
+/** @brief Check that a save or load used the buffer exactly.
+ * @param c the cursor
+ * @return 0 when every byte was used exactly, else MBDAE_ERR_ARGUMENT */
+MBDAE_EXPORT int mbdae_state_done(const mbdae_state_cursor *c);
+
 /** A model kind: its schema and the operations the driver calls. */
 typedef struct mbdae_model_kind {
   const char *name;               /**< kind name (`model:` in a scenario) */
@@ -139,38 +173,46 @@ typedef struct mbdae_model_kind {
   int (*state_save)(const mbdae_model *model, void *buf, size_t size);
   /** Restore the internal state saved by state_save: 0 or < 0. */
   int (*state_load)(mbdae_model *model, const void *buf, size_t size);
+  /** Checkpoints from one field list (instead of the three functions above,
+   * which stay for kinds with their own byte format): call
+   * mbdae_state_io(c, &field, sizeof field) for every field of the internal
+   * state, always in the same order. mbdae runs it on a counting cursor for
+   * the size, then to save or to load (mbdae_model_state_size/save/load), so
+   * the size cannot drift from the fields. It must not change the model
+   * when the cursor saves or counts. */
+  void (*state_fields)(mbdae_model *model, mbdae_state_cursor *c);
 } mbdae_model_kind;
 
-/** Helpers for state_save/state_load: a byte cursor over the caller's buffer.
- *  Each put/get copies n bytes and fails (sticky) past the end. */
-typedef struct mbdae_state_cursor {
-  unsigned char *w;          /**< save: destination */
-  const unsigned char *r;    /**< load: source */
-  size_t size, pos;          /**< bytes used so far */
-  int failed;                /**< 1 once a put/get went past the end */
-} mbdae_state_cursor;
-/** @var mbdae_state_cursor::size
- *  buffer size in bytes */
-/** @brief Copy n bytes from src to the cursor's buffer (save).
- * @param c   the cursor (w set)
- * @param src the bytes
- * @param n   their count */
-MBDAE_EXPORT void mbdae_state_put(mbdae_state_cursor *c, const void *src, size_t n);
-/** @brief Copy n bytes from the cursor's buffer to dst (load).
- * @param c   the cursor (r set)
- * @param dst destination
- * @param n   byte count */
-MBDAE_EXPORT void mbdae_state_get(mbdae_state_cursor *c, void *dst, size_t n);
-/** @brief mbdae_state_put() when the cursor saves (w set), else
- *         mbdae_state_get(): one field list serves both.
- * @param c the cursor
- * @param p the field
- * @param n its size in bytes */
-MBDAE_EXPORT void mbdae_state_io(mbdae_state_cursor *c, void *p, size_t n);
-/** @brief Check that a save or load used the buffer exactly.
- * @param c the cursor
- * @return 0 when every byte was used exactly, else MBDAE_ERR_ARGUMENT */
-MBDAE_EXPORT int mbdae_state_done(const mbdae_state_cursor *c);
+
+/** @brief Whether instances of a kind can be checkpointed (state_fields, or
+ *         state_size, state_save and state_load, set).
+ * @param kind the kind
+ * @return 1 or 0 */
+MBDAE_EXPORT int mbdae_model_state_supported(const mbdae_model_kind *kind);
+/** @brief Bytes of an instance's internal state (state_fields counted, or
+ *         state_size).
+ * @param kind  its kind (mbdae_model_state_supported)
+ * @param model the instance
+ * @return the byte count */
+MBDAE_EXPORT size_t mbdae_model_state_size(const mbdae_model_kind *kind,
+                                           const mbdae_model *model);
+/** @brief Save an instance's internal state.
+ * @param kind  its kind
+ * @param model the instance
+ * @param buf   destination of mbdae_model_state_size() bytes
+ * @param size  that size
+ * @return 0, MBDAE_ERR_ARGUMENT if size is not the state's size, or < 0 */
+MBDAE_EXPORT int mbdae_model_state_save(const mbdae_model_kind *kind, const mbdae_model *model,
+                                        void *buf, size_t size);
+/** @brief Restore an internal state saved by mbdae_model_state_save() into an
+ *         instance built from the same parameters and put at t0.
+ * @param kind  its kind
+ * @param model the instance
+ * @param buf   the saved bytes
+ * @param size  their count
+ * @return 0, MBDAE_ERR_ARGUMENT if size does not match, or < 0 */
+MBDAE_EXPORT int mbdae_model_state_load(const mbdae_model_kind *kind, mbdae_model *model,
+                                        const void *buf, size_t size);
 
 /** @brief The usual `columns`/`event_columns` answer for a fixed table.
  * @param src  the table
@@ -228,7 +270,8 @@ MBDAE_EXPORT extern const mbdae_model_kind *const mbdae_model_kinds[];
  * @param kind   the kind: a name [a-z][a-z0-9_]* no other kind has; create,
  *               destroy, problem, initial_state, columns and output_row set;
  *               a schema whose entries fit params_size; state_size,
- *               state_save and state_load all set or all NULL
+ *               state_save and state_load all set or all NULL, and not
+ *               together with state_fields
  * @param err    (may be NULL) why it was refused, one line
  * @param errlen size of err
  * @return MBDAE_OK (also when this very table is registered already) or

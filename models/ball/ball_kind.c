@@ -128,32 +128,14 @@ static const mbdae_plot_spec ball_plots[] = {
 };
 
 /* Checkpoints: the mode (flight / persistent contact) and the run record. */
-static void state_fields(ball_model *m, mbdae_state_cursor *c) {
+static void kind_state_fields(mbdae_model *model, mbdae_state_cursor *c) {
+  ball_model *m = (ball_model *)model;
   mbdae_state_io(c, &m->mode, sizeof m->mode);
   mbdae_state_io(c, &m->impacts, sizeof m->impacts);
   mbdae_state_io(c, &m->rest_time, sizeof m->rest_time);
   mbdae_state_io(c, &m->release_time, sizeof m->release_time);
   mbdae_state_io(c, &m->step_contact, sizeof m->step_contact);
   mbdae_state_io(c, &m->step_force, sizeof m->step_force);
-}
-
-static size_t kind_state_size(const mbdae_model *model) {
-  const ball_model *m = (const ball_model *)model;
-  return sizeof m->mode + sizeof m->impacts + sizeof m->rest_time + sizeof m->release_time +
-         sizeof m->step_contact + sizeof m->step_force;
-}
-
-static int kind_state_save(const mbdae_model *model, void *buf, size_t size) {
-  mbdae_state_cursor c = {.w = buf, .size = size};
-  state_fields((ball_model *)model, &c);
-  return mbdae_state_done(&c);
-}
-
-static int kind_state_load(mbdae_model *model, const void *buf, size_t size) {
-  if (size != kind_state_size(model)) return MBDAE_ERR_ARGUMENT;
-  mbdae_state_cursor c = {.r = buf, .size = size};
-  state_fields((ball_model *)model, &c);
-  return mbdae_state_done(&c);
 }
 
 const mbdae_model_kind mbdae_model_bouncing_ball = {
@@ -173,7 +155,5 @@ const mbdae_model_kind mbdae_model_bouncing_ball = {
   .outcomes = kind_outcomes,
   .plots = ball_plots,
   .nplots = (int)(sizeof ball_plots / sizeof ball_plots[0]),
-  .state_size = kind_state_size,
-  .state_save = kind_state_save,
-  .state_load = kind_state_load,
+  .state_fields = kind_state_fields,
 };

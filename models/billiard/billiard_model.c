@@ -541,44 +541,23 @@ static void state_fields(struct mbdae_model *m, mbdae_state_cursor *c) {
   io(c, m->last_data, sizeof m->last_data);
 }
 
-static size_t state_size(const mbdae_model *m) {
-  return sizeof m->n + sizeof m->have_prev + sizeof m->t_prev + sizeof m->q2_prev +
-         sizeof m->flight_prev + sizeof m->sticks + sizeof m->tail_q2 +
-         sizeof m->tail_flight + sizeof m->last_data;
-}
-
-static int state_save(const mbdae_model *m, void *buf, size_t size) {
-  mbdae_state_cursor c = {.w = buf, .size = size};
-  state_fields((struct mbdae_model *)m, &c);
-  return mbdae_state_done(&c);
-}
-
-static int state_load(mbdae_model *m, const void *buf, size_t size) {
-  if (size != state_size(m)) return MBDAE_ERR_ARGUMENT;
-  mbdae_state_cursor c = {.r = buf, .size = size};
-  state_fields(m, &c);
-  return mbdae_state_done(&c);
-}
-
 const mbdae_model_kind mbdae_model_billiard = {
-  "billiard",
-  "rotating inelastic gravitational billiard in a driven parabola/wedge/hyperbola "
-  "(hartl-miller-mazzoleni)",
-  sizeof(billiard_params),
-  billiard_schema,
-  NPARAMS,
-  check,
-  create,
-  destroy,
-  problem,
-  initial_state,
-  columns,
-  output_row,
-  event_columns,
-  outcomes,
-  billiard_plots,
-  (int)(sizeof billiard_plots / sizeof billiard_plots[0]),
-  state_size,
-  state_save,
-  state_load,
+  .name = "billiard",
+  .summary = "rotating inelastic gravitational billiard in a driven parabola/wedge/hyperbola "
+             "(hartl-miller-mazzoleni)",
+  .params_size = sizeof(billiard_params),
+  .params = billiard_schema,
+  .nparams = NPARAMS,
+  .check = check,
+  .create = create,
+  .destroy = destroy,
+  .problem = problem,
+  .initial_state = initial_state,
+  .columns = columns,
+  .output_row = output_row,
+  .event_columns = event_columns,
+  .outcomes = outcomes,
+  .plots = billiard_plots,
+  .nplots = (int)(sizeof billiard_plots / sizeof billiard_plots[0]),
+  .state_fields = state_fields,
 };

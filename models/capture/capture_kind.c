@@ -326,7 +326,8 @@ static const mbdae_plot_spec plots[] = {
  * references), the last multipliers, the warm start of the thrust law's CGLS
  * solve and the event counters the outcomes report. Everything else is
  * rebuilt by create and initial_state or is scratch of one call. */
-static void state_fields(capture_model *m, mbdae_state_cursor *c) {
+static void kind_state_fields(mbdae_model *model, mbdae_state_cursor *c) {
+  capture_model *m = (capture_model *)model;
   size_t nc = (size_t)m->nc, np = (size_t)m->np;
   mbdae_state_io(c, m->active, nc * sizeof *m->active);
   mbdae_state_io(c, m->face, np * sizeof *m->face);
@@ -338,26 +339,6 @@ static void state_fields(capture_model *m, mbdae_state_cursor *c) {
   mbdae_state_io(c, &m->releases, sizeof m->releases);
   mbdae_state_io(c, &m->face_switches, sizeof m->face_switches);
   mbdae_state_io(c, &m->force_switches, sizeof m->force_switches);
-}
-
-static size_t kind_state_size(const mbdae_model *model) {
-  const capture_model *m = (const capture_model *)model;
-  size_t nc = (size_t)m->nc, np = (size_t)m->np;
-  return nc * (sizeof *m->active + sizeof *m->c_ref + sizeof *m->lambda + sizeof *m->forced) +
-         np * (sizeof *m->face + 3 * sizeof *m->ctrl_last) + 4 * sizeof(long);
-}
-
-static int kind_state_save(const mbdae_model *model, void *buf, size_t size) {
-  mbdae_state_cursor c = {.w = buf, .size = size};
-  state_fields((capture_model *)model, &c);
-  return mbdae_state_done(&c);
-}
-
-static int kind_state_load(mbdae_model *model, const void *buf, size_t size) {
-  if (size != kind_state_size(model)) return MBDAE_ERR_ARGUMENT;
-  mbdae_state_cursor c = {.r = buf, .size = size};
-  state_fields((capture_model *)model, &c);
-  return mbdae_state_done(&c);
 }
 
 const mbdae_model_kind mbdae_model_net_capture = {
@@ -377,7 +358,5 @@ const mbdae_model_kind mbdae_model_net_capture = {
   .outcomes = kind_outcomes,
   .plots = plots,
   .nplots = (int)(sizeof plots / sizeof plots[0]),
-  .state_size = kind_state_size,
-  .state_save = kind_state_save,
-  .state_load = kind_state_load,
+  .state_fields = kind_state_fields,
 };

@@ -174,29 +174,12 @@ static const mbdae_plot_spec pend_plots[] = {
 };
 
 /* Checkpoints (doc/checkpoint.md): the run record of the crossings (the form has no modes). */
-static void state_fields(pendulum_model *m, mbdae_state_cursor *c) {
+static void kind_state_fields(mbdae_model *model, mbdae_state_cursor *c) {
+  pendulum_model *m = (pendulum_model *)model;
   mbdae_state_io(c, &m->crossings, sizeof m->crossings);
   mbdae_state_io(c, &m->first_crossing, sizeof m->first_crossing);
   mbdae_state_io(c, &m->last_crossing, sizeof m->last_crossing);
   mbdae_state_io(c, &m->energy0, sizeof m->energy0);
-}
-
-static size_t kind_state_size(const mbdae_model *model) {
-  const pendulum_model *m = (const pendulum_model *)model;
-  return sizeof m->crossings + sizeof m->first_crossing + sizeof m->last_crossing + sizeof m->energy0;
-}
-
-static int kind_state_save(const mbdae_model *model, void *buf, size_t size) {
-  mbdae_state_cursor c = {.w = buf, .size = size};
-  state_fields((pendulum_model *)model, &c);
-  return mbdae_state_done(&c);
-}
-
-static int kind_state_load(mbdae_model *model, const void *buf, size_t size) {
-  if (size != kind_state_size(model)) return MBDAE_ERR_ARGUMENT;
-  mbdae_state_cursor c = {.r = buf, .size = size};
-  state_fields((pendulum_model *)model, &c);
-  return mbdae_state_done(&c);
 }
 
 const mbdae_model_kind mbdae_model_pendulum = {
@@ -216,7 +199,5 @@ const mbdae_model_kind mbdae_model_pendulum = {
   .outcomes = kind_outcomes,
   .plots = pend_plots,
   .nplots = (int)(sizeof pend_plots / sizeof pend_plots[0]),
-  .state_size = kind_state_size,
-  .state_save = kind_state_save,
-  .state_load = kind_state_load,
+  .state_fields = kind_state_fields,
 };

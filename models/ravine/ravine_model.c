@@ -696,7 +696,8 @@ static const mbdae_plot_spec ravine_plots[] = {
 };
 
 /* Checkpoints (doc/checkpoint.md): the contact (mode, feature, reference slip direction), the grazing biases of the gap roots and the outcomes. */
-static void state_fields(ravine_model *m, mbdae_state_cursor *c) {
+static void kind_state_fields(mbdae_model *model, mbdae_state_cursor *c) {
+  ravine_model *m = (ravine_model *)model;
   mbdae_state_io(c, &m->c, sizeof m->c);
   mbdae_state_io(c, m->bias, (size_t)m->T.nseg * sizeof *m->bias);
   mbdae_state_io(c, &m->crossed, sizeof m->crossed);
@@ -709,26 +710,6 @@ static void state_fields(ravine_model *m, mbdae_state_cursor *c) {
   mbdae_state_io(c, &m->n_stick, sizeof m->n_stick);
   mbdae_state_io(c, &m->n_slip, sizeof m->n_slip);
   mbdae_state_io(c, &m->n_modes, sizeof m->n_modes);
-}
-
-static size_t kind_state_size(const mbdae_model *model) {
-  const ravine_model *m = (const ravine_model *)model;
-  return sizeof m->c + (size_t)m->T.nseg * sizeof *m->bias + sizeof m->crossed + sizeof m->rebound +
-         sizeof m->t_cross + sizeof m->h_max + sizeof m->E0 + sizeof m->h_seen +
-         sizeof m->n_impacts + sizeof m->n_stick + sizeof m->n_slip + sizeof m->n_modes;
-}
-
-static int kind_state_save(const mbdae_model *model, void *buf, size_t size) {
-  mbdae_state_cursor c = {.w = buf, .size = size};
-  state_fields((ravine_model *)model, &c);
-  return mbdae_state_done(&c);
-}
-
-static int kind_state_load(mbdae_model *model, const void *buf, size_t size) {
-  if (size != kind_state_size(model)) return MBDAE_ERR_ARGUMENT;
-  mbdae_state_cursor c = {.r = buf, .size = size};
-  state_fields((ravine_model *)model, &c);
-  return mbdae_state_done(&c);
 }
 
 const mbdae_model_kind mbdae_model_ravine = {
@@ -748,9 +729,7 @@ const mbdae_model_kind mbdae_model_ravine = {
   .outcomes = outcomes,
   .plots = ravine_plots,
   .nplots = (int)(sizeof ravine_plots / sizeof ravine_plots[0]),
-  .state_size = kind_state_size,
-  .state_save = kind_state_save,
-  .state_load = kind_state_load,
+  .state_fields = kind_state_fields,
 };
 
 /* The instance's terrain and sphere, for its geometry provider

@@ -279,22 +279,10 @@ static const mbdae_plot_spec rover_plots[] = {
 };
 
 /* Checkpoints (doc/checkpoint.md): the rover has no mode and no run
- * record (its projection note is redone by initial_state): no bytes. */
-static size_t kind_state_size(const mbdae_model *model) {
+ * record (its projection note is redone by initial_state): no fields. */
+static void kind_state_fields(mbdae_model *model, mbdae_state_cursor *c) {
   (void)model;
-  return 0;
-}
-
-static int kind_state_save(const mbdae_model *model, void *buf, size_t size) {
-  (void)model;
-  (void)buf;
-  return size == 0 ? MBDAE_OK : MBDAE_ERR_ARGUMENT;
-}
-
-static int kind_state_load(mbdae_model *model, const void *buf, size_t size) {
-  (void)model;
-  (void)buf;
-  return size == 0 ? MBDAE_OK : MBDAE_ERR_ARGUMENT;
+  (void)c;
 }
 
 const mbdae_model_kind mbdae_model_rover = {
@@ -314,7 +302,5 @@ const mbdae_model_kind mbdae_model_rover = {
   .outcomes = kind_outcomes,
   .plots = rover_plots,
   .nplots = (int)(sizeof rover_plots / sizeof rover_plots[0]),
-  .state_size = kind_state_size,
-  .state_save = kind_state_save,
-  .state_load = kind_state_load,
+  .state_fields = kind_state_fields,
 };

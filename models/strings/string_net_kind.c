@@ -225,7 +225,8 @@ static const mbdae_plot_spec snm_plots[] = {
 
 /* Checkpoints (doc/checkpoint.md): the mode (which strings are taut), the
  * counters the outcomes report and the largest phi seen at output rows. */
-static void state_fields(snm_model *m, mbdae_state_cursor *c) {
+static void kind_state_fields(mbdae_model *model, mbdae_state_cursor *c) {
+  snm_model *m = (snm_model *)model;
   mbdae_state_io(c, m->net->taut, (size_t)m->net->ns * sizeof *m->net->taut);
   mbdae_state_io(c, m->net->forced, (size_t)m->net->ns * sizeof *m->net->forced);
   mbdae_state_io(c, m->net->root_ref, (size_t)m->net->ns * sizeof *m->net->root_ref);
@@ -239,27 +240,6 @@ static void state_fields(snm_model *m, mbdae_state_cursor *c) {
     mbdae_state_io(c, m->impulse_tension, (size_t)m->net->ns * sizeof *m->impulse_tension);
     mbdae_state_io(c, &m->impulse_taut, sizeof m->impulse_taut);
   }
-}
-
-static size_t kind_state_size(const mbdae_model *model) {
-  const snm_model *m = (const snm_model *)model;
-  return (size_t)m->net->ns *
-             (sizeof *m->net->taut + sizeof *m->net->forced + sizeof *m->net->root_ref) +
-         4 * sizeof(long) + 2 * sizeof(double) +
-         (m->event_capturing ? (size_t)m->net->ns * sizeof(double) + sizeof(int) : 0);
-}
-
-static int kind_state_save(const mbdae_model *model, void *buf, size_t size) {
-  mbdae_state_cursor c = {.w = buf, .size = size};
-  state_fields((snm_model *)model, &c);
-  return mbdae_state_done(&c);
-}
-
-static int kind_state_load(mbdae_model *model, const void *buf, size_t size) {
-  if (size != kind_state_size(model)) return MBDAE_ERR_ARGUMENT;
-  mbdae_state_cursor c = {.r = buf, .size = size};
-  state_fields((snm_model *)model, &c);
-  return mbdae_state_done(&c);
 }
 
 const mbdae_model_kind mbdae_model_string_net = {
@@ -280,7 +260,5 @@ const mbdae_model_kind mbdae_model_string_net = {
   .outcomes = kind_outcomes,
   .plots = snm_plots,
   .nplots = (int)(sizeof snm_plots / sizeof snm_plots[0]),
-  .state_size = kind_state_size,
-  .state_save = kind_state_save,
-  .state_load = kind_state_load,
+  .state_fields = kind_state_fields,
 };

@@ -174,7 +174,8 @@ static const mbdae_plot_spec wheel_plots[] = {
 };
 
 /* Checkpoints (doc/checkpoint.md): the contact mode (per-contact state, curb segment, lock) and the run record. */
-static void state_fields(wheel_model *m, mbdae_state_cursor *c) {
+static void kind_state_fields(mbdae_model *model, mbdae_state_cursor *c) {
+  wheel_model *m = (wheel_model *)model;
   mbdae_state_io(c, &m->mode, sizeof m->mode);
   mbdae_state_io(c, m->mode_name, sizeof m->mode_name);
   mbdae_state_io(c, &m->collisions, sizeof m->collisions);
@@ -182,25 +183,6 @@ static void state_fields(wheel_model *m, mbdae_state_cursor *c) {
   mbdae_state_io(c, &m->max_cases, sizeof m->max_cases);
   mbdae_state_io(c, &m->max_energy_gain, sizeof m->max_energy_gain);
   mbdae_state_io(c, &m->max_post_vn, sizeof m->max_post_vn);
-}
-
-static size_t kind_state_size(const mbdae_model *model) {
-  const wheel_model *m = (const wheel_model *)model;
-  return sizeof m->mode + sizeof m->mode_name + sizeof m->collisions + sizeof m->transitions +
-         sizeof m->max_cases + sizeof m->max_energy_gain + sizeof m->max_post_vn;
-}
-
-static int kind_state_save(const mbdae_model *model, void *buf, size_t size) {
-  mbdae_state_cursor c = {.w = buf, .size = size};
-  state_fields((wheel_model *)model, &c);
-  return mbdae_state_done(&c);
-}
-
-static int kind_state_load(mbdae_model *model, const void *buf, size_t size) {
-  if (size != kind_state_size(model)) return MBDAE_ERR_ARGUMENT;
-  mbdae_state_cursor c = {.r = buf, .size = size};
-  state_fields((wheel_model *)model, &c);
-  return mbdae_state_done(&c);
 }
 
 const mbdae_model_kind mbdae_model_wheel = {
@@ -221,7 +203,5 @@ const mbdae_model_kind mbdae_model_wheel = {
   .outcomes = kind_outcomes,
   .plots = wheel_plots,
   .nplots = (int)(sizeof wheel_plots / sizeof wheel_plots[0]),
-  .state_size = kind_state_size,
-  .state_save = kind_state_save,
-  .state_load = kind_state_load,
+  .state_fields = kind_state_fields,
 };

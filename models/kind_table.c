@@ -1,6 +1,6 @@
-/* kind_helpers.c - small pieces every model kind's table uses. */
+/* kind_table.c - small pieces every model kind's table uses: column tables,
+ * outcomes, the build-failure report. */
 #include <stdio.h>
-#include <string.h>
 
 #include "mbdae/engine.h"
 #include "mbdae/model.h"
@@ -43,31 +43,4 @@ int mbdae_param_error_build_failed(mbdae_param_error *err, const char *what,
              mbdae_status_message(rc));
   }
   return rc;
-}
-
-void mbdae_state_put(mbdae_state_cursor *c, const void *src, size_t n) {
-  if (c->failed || !c->w || n > c->size - c->pos) {
-    c->failed = 1;
-    return;
-  }
-  if (n) memcpy(c->w + c->pos, src, n);
-  c->pos += n;
-}
-
-void mbdae_state_get(mbdae_state_cursor *c, void *dst, size_t n) {
-  if (c->failed || !c->r || n > c->size - c->pos) {
-    c->failed = 1;
-    return;
-  }
-  if (n) memcpy(dst, c->r + c->pos, n);
-  c->pos += n;
-}
-
-void mbdae_state_io(mbdae_state_cursor *c, void *p, size_t n) {
-  if (c->w) mbdae_state_put(c, p, n);
-  else mbdae_state_get(c, p, n);
-}
-
-int mbdae_state_done(const mbdae_state_cursor *c) {
-  return (!c->failed && c->pos == c->size) ? MBDAE_OK : MBDAE_ERR_ARGUMENT;
 }
