@@ -1,12 +1,14 @@
 # Dependencies, all from Debian 12 packages, found without hard-coded paths.
-#   libsundials-dev (IDA, CVODE, sunlinsol_klu, sunmatrix_sparse)
+#   libsundials-dev (IDA, CVODE, ARKODE, sunlinsol_klu, sunmatrix_sparse)
 #   libsuitesparse-dev (KLU), libmetis-dev (nested dissection ordering)
 #   libyaml-dev (scenario files), libmatio-dev (.mat output), libcunit1-dev (tests)
 find_package(PkgConfig REQUIRED)
 
 find_package(SUNDIALS 6.4 CONFIG QUIET)
-if(SUNDIALS_FOUND AND TARGET SUNDIALS::ida_shared AND TARGET SUNDIALS::sunlinsolklu_shared)
+if(SUNDIALS_FOUND AND TARGET SUNDIALS::ida_shared AND TARGET SUNDIALS::arkode_shared
+   AND TARGET SUNDIALS::sunlinsolklu_shared)
   set(MBDAE_SUNDIALS_LIBS SUNDIALS::ida_shared SUNDIALS::cvode_shared
+      SUNDIALS::arkode_shared
       SUNDIALS::nvecserial_shared SUNDIALS::sunmatrixdense_shared
       SUNDIALS::sunmatrixsparse_shared SUNDIALS::sunlinsoldense_shared
       SUNDIALS::sunlinsolklu_shared SUNDIALS::sunnonlinsolfixedpoint_shared)
@@ -14,7 +16,7 @@ if(SUNDIALS_FOUND AND TARGET SUNDIALS::ida_shared AND TARGET SUNDIALS::sunlinsol
 else()
   find_path(SUNDIALS_INCLUDE_DIR ida/ida.h REQUIRED)
   set(MBDAE_SUNDIALS_LIBS)
-  foreach(lib sundials_ida sundials_cvode sundials_nvecserial sundials_sunmatrixdense
+  foreach(lib sundials_ida sundials_cvode sundials_arkode sundials_nvecserial sundials_sunmatrixdense
               sundials_sunmatrixsparse sundials_sunlinsoldense sundials_sunlinsolklu
               sundials_sunnonlinsolfixedpoint)
     find_library(MBDAE_LIB_${lib} ${lib} REQUIRED)

@@ -32,7 +32,7 @@ endif()
 # cmake/Dependencies.cmake searches when SUNDIALS has no CMake package). A
 # consumer of the shared library needs none of them at build time (they are
 # linked PRIVATE into libmbdae.so); a consumer of the static one links them.
-set(MBDAE_STATIC_DEP_NAMES sundials_ida sundials_cvode sundials_nvecserial
+set(MBDAE_STATIC_DEP_NAMES sundials_ida sundials_cvode sundials_arkode sundials_nvecserial
     sundials_sunmatrixdense sundials_sunmatrixsparse sundials_sunlinsoldense
     sundials_sunlinsolklu sundials_sunnonlinsolfixedpoint klu metis yaml matio)
 # Where they were found here, as search hints for the consumer (only those

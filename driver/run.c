@@ -480,6 +480,9 @@ static void add_stats(mbdae_stats *a, const mbdae_stats *b) {
   a->projections += b->projections;
   a->max_violation_before = fmax(a->max_violation_before, b->max_violation_before);
   a->steps += b->steps;
+  for (int q = 0; q < MBDAE_STATS_ORDERS; ++q) a->steps_by_order[q] += b->steps_by_order[q];
+  a->restarts += b->restarts;
+  a->ramp_steps += b->ramp_steps;
   a->rhs_evals += b->rhs_evals;
   a->jac_evals += b->jac_evals;
   a->lin_setups += b->lin_setups;
@@ -689,6 +692,18 @@ int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
     char why[256];
     snprintf(why, sizeof why, "model '%s' does not supply the mechanical form (mass, forces, "
              "constraints) that method moreau needs", k->name);
+    mbdae_scenario_key_error(s, "solver.method", why, err, errlen);
+    rc = MBDAE_ERR_SCENARIO;
+    res->status = MBDAE_ERR_UNSUPPORTED;
+    goto done;
+  }
+  if ((mbdae_problem_form(c.problem) == MBDAE_FORM_DAE) != (o.method == MBDAE_METHOD_IDA) &&
+      o.method != MBDAE_METHOD_MOREAU) {
+    char why[256];
+    snprintf(why, sizeof why, "model '%s' built its %s form, which method %s cannot integrate "
+             "(ida takes the DAE form; cvode-bdf, cvode-adams, rk4 and arkode the ODE form)",
+             k->name, mbdae_problem_form(c.problem) == MBDAE_FORM_DAE ? "DAE" : "ODE",
+             mbdae_method_name(o.method));
     mbdae_scenario_key_error(s, "solver.method", why, err, errlen);
     rc = MBDAE_ERR_SCENARIO;
     res->status = MBDAE_ERR_UNSUPPORTED;

@@ -8,7 +8,13 @@
 #include <string.h>
 
 static const char *const method_names[] = {"ida", "cvode-bdf", "cvode-adams", "rk4", "moreau",
-                                           NULL};
+                                           "arkode", NULL};
+/* mbdae_arkode_table, in its order */
+static const char *const arkode_table_names[] = {
+  "esdirk324", "esdirk325", "esdirk32i5", "esdirk436", "esdirk43i6", "qesdirk436", "esdirk437",
+  "esdirk547", "esdirk547b", "ark324", "ark436", "ark437", "ark548", "kvaerno423",
+  "kvaerno534", "kvaerno745", "trbdf2", NULL};
+static const char *const restart_names[] = {"auto", "solver", NULL}; /* mbdae_restart_policy */
 static const char *const linsol_names[] = {"dense", "klu", NULL};
 static const char *const ordering_names[] = {"amd", "colamd", "natural", "metis", NULL};
 static const char *const format_names[] = {"csv", "mat", "both", NULL}; /* mbdae_output_format */
@@ -21,8 +27,10 @@ static const char *const format_names[] = {"csv", "mat", "both", NULL}; /* mbdae
 /* Defaults (def) are filled from mbdae_options_default at load time. */
 const mbdae_param_spec mbdae_solver_specs[] = {
   {"method", MBDAE_PARAM_ENUM, OFF(method), 0, 0, 0, 0, 0, method_names, 0, "",
-   "integrator: ida (DAE form), cvode-bdf, cvode-adams, rk4 (ODE form), moreau (event "
+   "integrator: ida (DAE form), cvode-bdf, cvode-adams, rk4, arkode (ODE form), moreau (event "
    "capturing on the mechanical form)"},
+  {"arkode_table", MBDAE_PARAM_ENUM, OFF(arkode_table), 0, 0, 0, 0, 0, arkode_table_names, 0,
+   "", "arkode: the L-stable ESDIRK table (doc/arkode.md)"},
   {"linear_solver", MBDAE_PARAM_ENUM, OFF(linsol), 0, 0, 0, 0, 0, linsol_names, 0, "",
    "linear solver of the Newton iteration: dense or klu (sparse)"},
   {"ordering", MBDAE_PARAM_ENUM, OFF(ordering), 0, 0, 0, 0, 0, ordering_names, 0, "",
@@ -48,8 +56,12 @@ const mbdae_param_spec mbdae_solver_specs[] = {
    "largest method order (0: the solver's default)"},
   {"jac_reuse_cj", MBDAE_PARAM_DOUBLE, OFF(jac_reuse_cj), OPEN_HI, 0, 0, 1, 0, NULL, 0, "",
    "IDA: keep the factorised matrix while cj changes by less than this (0: IDA's 0.25)"},
-  {"restart_step", MBDAE_PARAM_DOUBLE, OFF(restart_step), OPEN_HI, 0, 0, 1, 0, NULL, 0, "",
-   "IDA: first step after an event as this fraction of the last step (0: IDA's estimate)"},
+  {"restart_step", MBDAE_PARAM_DOUBLE, OFF(restart_step), 0, 0, 0, 1, 0, NULL, 0, "",
+   "implicit methods: first step after an event as this fraction of the last step (0: "
+   "solver.restart decides)"},
+  {"restart", MBDAE_PARAM_ENUM, OFF(restart_policy), 0, 0, 0, 0, 0, restart_names, 0, "",
+   "implicit methods, restart_step 0: first step after an event of the same local error as "
+   "the last (auto) or the integrator's own (solver)"},
   {"suppress_alg", MBDAE_PARAM_BOOL, OFF(suppress_alg), 0, 0, 0, 1, 0, NULL, 0, "",
    "IDA: exclude algebraic variables from the error test"},
   {"max_events", MBDAE_PARAM_INT, OFF(max_events), 0, 0, 0, INT_MAX, 0, NULL, 0, "",
@@ -127,6 +139,8 @@ void mbdae_solver_fields_from_options(mbdae_solver_fields *f, const mbdae_option
   f->nonsmooth_max_iter = o->nonsmooth_max_iter;
   f->projection = o->projection;
   f->projection_tol = o->projection_tol;
+  f->arkode_table = (int)o->arkode_table;
+  f->restart_policy = (int)o->restart_policy;
 }
 
 void mbdae_solver_fields_default(mbdae_solver_fields *f) {
@@ -165,6 +179,8 @@ void mbdae_solver_fields_apply(const mbdae_solver_fields *f, mbdae_options *o) {
   o->nonsmooth_max_iter = f->nonsmooth_max_iter;
   o->projection = f->projection;
   o->projection_tol = f->projection_tol;
+  o->arkode_table = (mbdae_arkode_table)f->arkode_table;
+  o->restart_policy = (mbdae_restart_policy)f->restart_policy;
 }
 
 mbdae_param_spec mbdae_solver_spec_with_default(const mbdae_param_spec *spec) {

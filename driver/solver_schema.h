@@ -19,6 +19,7 @@ typedef struct mbdae_solver_fields {
   double theta, moreau_step, activation, nonsmooth_tol;
   int nonsmooth_max_iter, projection;
   double projection_tol;
+  int arkode_table, restart_policy;
 } mbdae_solver_fields;
 
 /* `output:` values other than the directory (a string, handled apart). */

@@ -43,6 +43,27 @@ static const char *choice(const mbdae_param_spec *specs, int nspecs, const char 
   return "?";
 }
 
+/* The pace of an adaptive run (issue: which regime was it in): steps per
+ * order, their mean, factorisations per step, restarts and the steps spent
+ * climbing back after them. */
+static void pace_stats(FILE *f, const mbdae_stats *st) {
+  long n = 0, sum = 0;
+  int top = 0;
+  for (int q = 1; q <= MBDAE_STATS_ORDERS; ++q) {
+    n += st->steps_by_order[q - 1];
+    sum += q * st->steps_by_order[q - 1];
+    if (st->steps_by_order[q - 1]) top = q;
+  }
+  fprintf(f, "    \"steps_by_order\": [");
+  for (int q = 1; q <= top; ++q) fprintf(f, "%s%ld", q > 1 ? ", " : "", st->steps_by_order[q - 1]);
+  fprintf(f, "],\n");
+  kv_num(f, "    ", "mean_order", n ? (double)sum / (double)n : 0.0, 1);
+  kv_num(f, "    ", "setups_per_step",
+         st->steps ? (double)st->lin_setups / (double)st->steps : 0.0, 1);
+  kv_long(f, "    ", "restarts", st->restarts, 1);
+  kv_long(f, "    ", "ramp_steps", st->ramp_steps, 1);
+}
+
 int mbdae_summary_json_print(FILE *f, const mbdae_scenario *s, const mbdae_run_result *res) {
   fprintf(f, "{\n");
   kv_str(f, "status", res->interrupted ? "interrupted" : mbdae_run_status_word(res->status), 1);
@@ -55,6 +76,9 @@ int mbdae_summary_json_print(FILE *f, const mbdae_scenario *s, const mbdae_run_r
                              (int)s->options.method), 1);
   kv_str(f, "linear_solver", choice(mbdae_solver_specs, mbdae_solver_nspecs, "linear_solver",
                                     (int)s->options.linsol), 1);
+  if (s->options.method == MBDAE_METHOD_ARKODE)
+    kv_str(f, "arkode_table", choice(mbdae_solver_specs, mbdae_solver_nspecs, "arkode_table",
+                                     (int)s->options.arkode_table), 1);
   kv_num(f, "  ", "t0", s->options.t0, 1);
   kv_num(f, "  ", "t_end", s->options.t_end, 1);
   kv_num(f, "  ", "t_reached", res->stats.t_reached, 1);
@@ -76,6 +100,7 @@ int mbdae_summary_json_print(FILE *f, const mbdae_scenario *s, const mbdae_run_r
   kv_long(f, "    ", "calcic_fallbacks", st->calcic_fallbacks, 1);
   kv_num(f, "    ", "max_repair", st->max_repair, 1);
   kv_num(f, "    ", "last_step", st->last_step, 1);
+  pace_stats(f, st);
   if (s->options.method == MBDAE_METHOD_MOREAU) {
     kv_long(f, "    ", "nonsmooth_iters", st->nonsmooth_iters, 1);
     kv_long(f, "    ", "nonsmooth_fallbacks", st->nonsmooth_fallbacks, 1);

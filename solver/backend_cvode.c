@@ -25,36 +25,22 @@ typedef struct cvode_backend {
   SUNLinearSolver LS;
   SUNNonlinearSolver NLS;
   mbdae_stats acc;
+  long nst_seen;   /* steps already reported to the engine since the last re-init */
 } cvode_backend;
 
-static int cv_rhs(realtype t, N_Vector y, N_Vector ydot, void *ud) {
-  mbdae_engine *e = ud;
-  return mbdae_engine_check_finite(
-      e, "rhs", "ydot", t, N_VGetArrayPointer(ydot),
-      e->p->rhs(t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot), e->p->user_data));
-}
-
-static int cv_root(realtype t, N_Vector y, realtype *g, void *ud) {
-  mbdae_engine *e = ud;
-  return mbdae_engine_roots(e, t, N_VGetArrayPointer(y), NULL, g);
-}
-
-static int cv_jac_dense(realtype t, N_Vector y, N_Vector fy, SUNMatrix J,
-                        void *ud, N_Vector t1, N_Vector t2, N_Vector t3) {
-  (void)fy, (void)t1, (void)t2, (void)t3;
-  mbdae_engine *e = ud;
-  SUNMatZero(J);
-  return e->p->jac_dense(t, 0.0, N_VGetArrayPointer(y), NULL,
-                         SUNDenseMatrix_Data(J), e->p->user_data);
-}
-
-static int cv_jac_sparse(realtype t, N_Vector y, N_Vector fy, SUNMatrix J,
-                         void *ud, N_Vector t1, N_Vector t2, N_Vector t3) {
-  (void)fy, (void)t1, (void)t2, (void)t3;
-  mbdae_engine *e = ud;
-  mbdae_sparse_load_pattern(e->p, J);
-  return e->p->jac_sparse(t, 0.0, N_VGetArrayPointer(y), NULL,
-                          SUNSparseMatrix_Data(J), e->p->user_data);
+/* Report steps taken since the last look (called from the right-hand side,
+ * at least once per step, and after advance). */
+static void cv_probe(mbdae_engine *e) {
+  cvode_backend *b = e->backend;
+  long nst = 0;
+  if (!b || !b->mem || CVodeGetNumSteps(b->mem, &nst) != CV_SUCCESS || nst <= b->nst_seen)
+    return;
+  realtype h = 0;
+  int q = 1;
+  CVodeGetLastStep(b->mem, &h);
+  CVodeGetLastOrder(b->mem, &q);
+  mbdae_engine_note_steps(e, nst - b->nst_seen, h, q);
+  b->nst_seen = nst;
 }
 
 #define CV_CHECK(call)                                                        \
@@ -74,13 +60,14 @@ static int cv_create(mbdae_engine *e) {
   cvode_backend *b = calloc(1, sizeof *b);
   if (!b) return MBDAE_ERR_MEMORY;
   e->backend = b;
+  e->step_probe = cv_probe;
   if (SUNContext_Create(NULL, &b->ctx) != 0) return MBDAE_ERR_SUNDIALS;
   b->y = N_VMake_Serial(e->n, e->y, b->ctx);
   if (!b->y) return MBDAE_ERR_MEMORY;
   int adams = o->method == MBDAE_METHOD_CVODE_ADAMS;
   b->mem = CVodeCreate(adams ? CV_ADAMS : CV_BDF, b->ctx);
   if (!b->mem) return MBDAE_ERR_MEMORY;
-  CV_CHECK(CVodeInit(b->mem, cv_rhs, e->t, b->y));
+  CV_CHECK(CVodeInit(b->mem, mbdae_sundials_ode_rhs, e->t, b->y));
   CV_CHECK(CVodeSetUserData(b->mem, e));
   CV_CHECK(CVodeSetErrHandlerFn(b->mem, mbdae_sundials_error_handler, e));
   if (o->atol_vec) {
@@ -97,7 +84,7 @@ static int cv_create(mbdae_engine *e) {
   if (o->h_init > 0) CV_CHECK(CVodeSetInitStep(b->mem, o->h_init));
   if (o->max_order > 0) CV_CHECK(CVodeSetMaxOrd(b->mem, o->max_order));
   if (p->nroots > 0) {
-    CV_CHECK(CVodeRootInit(b->mem, p->nroots, cv_root));
+    CV_CHECK(CVodeRootInit(b->mem, p->nroots, mbdae_sundials_ode_roots));
     CV_CHECK(CVodeSetNoInactiveRootWarn(b->mem));
   }
   if (adams) { /* non-stiff: no Jacobian, fixed-point iteration */
@@ -110,9 +97,9 @@ static int cv_create(mbdae_engine *e) {
   if (rc != MBDAE_OK) return rc;
   CV_CHECK(CVodeSetLinearSolver(b->mem, b->LS, b->A));
   if (o->linsol == MBDAE_LINSOL_KLU)
-    CV_CHECK(CVodeSetJacFn(b->mem, cv_jac_sparse));
+    CV_CHECK(CVodeSetJacFn(b->mem, mbdae_sundials_ode_jac_sparse));
   else if (p->jac_dense)
-    CV_CHECK(CVodeSetJacFn(b->mem, cv_jac_dense));
+    CV_CHECK(CVodeSetJacFn(b->mem, mbdae_sundials_ode_jac_dense));
   return MBDAE_OK;
 }
 
@@ -154,6 +141,7 @@ static int cv_advance(mbdae_engine *e, double tout, int *root) {
   e->nonfinite[0] = '\0';
   int flag = CVode(b->mem, tout, b->y, &tret, CV_NORMAL);
   e->t = tret;
+  cv_probe(e);
   if (flag == CV_ROOT_RETURN) {
     *root = 1;
     return MBDAE_OK;
@@ -191,14 +179,20 @@ static void cv_harvest(cvode_backend *b, mbdae_stats *s) {
 
 static int cv_reinit(mbdae_engine *e) {
   cvode_backend *b = e->backend;
+  cv_probe(e);
   cv_harvest(b, &b->acc);
   CV_CHECK(CVodeReInit(b->mem, e->t, b->y));
+  b->nst_seen = 0;
+  /* CVODE restarts at order 1 (BDF and Adams): the engine's restart step
+   * (doc/engine.md, "Restarts"; 0 keeps CVODE's estimate) */
+  CV_CHECK(CVodeSetInitStep(b->mem, mbdae_engine_restart_step(e, 1)));
   CV_CHECK(CVodeSetStopTime(b->mem, e->o->t_end));
   return MBDAE_OK;
 }
 
 static void cv_stats(mbdae_engine *e, mbdae_stats *s) {
   cvode_backend *b = e->backend;
+  cv_probe(e);
   *s = b->acc;
   s->last_step = 0;
   cv_harvest(b, s);

@@ -26,10 +26,27 @@ typedef struct ida_backend {
   SUNMatrix A;
   SUNLinearSolver LS;
   mbdae_stats acc; /* totals of earlier re-inits (IDAReInit zeroes counters) */
+  long nst_seen;   /* steps already reported to the engine since the last re-init */
 } ida_backend;
+
+/* Report steps taken since the last look, with the order and size of the
+ * last: called from the residual (once per step at least) and after advance. */
+static void ida_probe(mbdae_engine *e) {
+  ida_backend *b = e->backend;
+  long nst = 0;
+  if (!b || !b->mem || IDAGetNumSteps(b->mem, &nst) != IDA_SUCCESS || nst <= b->nst_seen)
+    return;
+  realtype h = 0;
+  int q = 1;
+  IDAGetLastStep(b->mem, &h);
+  IDAGetLastOrder(b->mem, &q);
+  mbdae_engine_note_steps(e, nst - b->nst_seen, h, q);
+  b->nst_seen = nst;
+}
 
 static int ida_res(realtype t, N_Vector y, N_Vector yp, N_Vector r, void *ud) {
   mbdae_engine *e = ud;
+  ida_probe(e);
   return mbdae_engine_check_finite(
       e, "residual", "F", t, N_VGetArrayPointer(r),
       e->p->residual(t, N_VGetArrayPointer(y), N_VGetArrayPointer(yp), N_VGetArrayPointer(r),
@@ -178,6 +195,7 @@ static int ida_advance(mbdae_engine *e, double tout, int *root) {
   e->nonfinite[0] = '\0';
   int flag = IDASolve(b->mem, tout, &tret, b->y, b->yp, IDA_NORMAL);
   e->t = tret;
+  ida_probe(e);
   if (flag == IDA_ROOT_RETURN) {
     *root = 1;
     return MBDAE_OK;
@@ -221,15 +239,15 @@ static void ida_harvest(ida_backend *b, mbdae_stats *s) {
 
 static int ida_reinit(mbdae_engine *e) {
   ida_backend *b = e->backend;
-  /* IDA's own first step after IDAReInit is tiny (h0 from ||y'||) and it
-   * climbs back through order 1 by doubling, ~12 steps per event on a
-   * deploying net; a fraction of the last step skips most of that
-   * (benchmarks/log/2026-11-23.md, "IDA's first step after a re-initialisation") */
-  realtype hlast = 0;
-  if (e->o->restart_step > 0 && IDAGetLastStep(b->mem, &hlast) == 0 && hlast > 0)
-    IDA_CHECK(IDASetInitStep(b->mem, e->o->restart_step * hlast));
+  ida_probe(e);
   ida_harvest(b, &b->acc);
   IDA_CHECK(IDAReInit(b->mem, e->t, b->y, b->yp));
+  b->nst_seen = 0;
+  /* IDA's own first step after IDAReInit is tiny (h0 from ||y'||, ~1e-11 s
+   * on the capture) and it climbs back through order 1 by doubling; the
+   * engine's restart step starts order 1 at the pace of the last step
+   * (doc/engine.md, "Restarts"; 0 keeps IDA's estimate) */
+  IDA_CHECK(IDASetInitStep(b->mem, mbdae_engine_restart_step(e, 1)));
   IDA_CHECK(IDASetStopTime(b->mem, e->o->t_end));
   return MBDAE_OK;
 }
@@ -254,6 +272,7 @@ static int ida_calcic(mbdae_engine *e) {
 
 static void ida_stats(mbdae_engine *e, mbdae_stats *s) {
   ida_backend *b = e->backend;
+  ida_probe(e);
   *s = b->acc;
   s->last_step = 0;
   ida_harvest(b, s);

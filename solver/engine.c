@@ -41,10 +41,12 @@ void mbdae_options_default(mbdae_options *o) {
   o->nonsmooth_max_iter = 50;
   o->projection = 0;
   o->projection_tol = 1e-10;
+  o->arkode_table = MBDAE_ARKODE_ESDIRK547;
+  o->restart_policy = MBDAE_RESTART_SOLVER;
 }
 
 static const char *const method_names[] = {"ida", "cvode-bdf", "cvode-adams", "rk4",
-                                           "moreau"};
+                                           "moreau", "arkode"};
 enum { NMETHODS = (int)(sizeof method_names / sizeof method_names[0]) };
 
 const char *mbdae_method_name(mbdae_method m) {
@@ -145,6 +147,12 @@ static int check_options(const mbdae_problem *p, const mbdae_options *o,
     }
     return MBDAE_OK;
   }
+  if ((int)o->method < 0 || (int)o->method >= NMETHODS) BAD("unknown method %d", (int)o->method);
+  if (o->method == MBDAE_METHOD_ARKODE &&
+      ((int)o->arkode_table < 0 || (int)o->arkode_table > (int)MBDAE_ARKODE_TRBDF2))
+    BAD("unknown arkode_table %d", (int)o->arkode_table);
+  if (!(o->restart_step >= 0.0 && o->restart_step <= 1.0))
+    BAD("restart_step (%g) must be in [0, 1]", o->restart_step);
   int dae = p->form == MBDAE_FORM_DAE;
   if (dae && o->method != MBDAE_METHOD_IDA) {
     snprintf(msg, n, "a DAE-form problem needs method ida, not %s",
@@ -152,13 +160,14 @@ static int check_options(const mbdae_problem *p, const mbdae_options *o,
     return MBDAE_ERR_UNSUPPORTED;
   }
   if (!dae && o->method == MBDAE_METHOD_IDA) {
-    snprintf(msg, n, "an ODE-form problem needs method cvode-bdf, cvode-adams or rk4");
+    snprintf(msg, n, "an ODE-form problem needs method cvode-bdf, cvode-adams, rk4 or arkode");
     return MBDAE_ERR_UNSUPPORTED;
   }
   if (dae && !p->residual) BAD("DAE problem without a residual");
   if (!dae && !p->rhs) BAD("ODE problem without a right-hand side");
   if (o->linsol == MBDAE_LINSOL_KLU && !p->jac_sparse &&
-      (o->method == MBDAE_METHOD_IDA || o->method == MBDAE_METHOD_CVODE_BDF)) {
+      (o->method == MBDAE_METHOD_IDA || o->method == MBDAE_METHOD_CVODE_BDF ||
+       o->method == MBDAE_METHOD_ARKODE)) {
     snprintf(msg, n, "linear_solver klu needs the model's sparse Jacobian");
     return MBDAE_ERR_UNSUPPORTED;
   }
@@ -331,6 +340,7 @@ static int handle_event(mbdae_engine *e, event_state *s, mbdae_stats *stats,
   }
   if (action == MBDAE_EVENT_CONTINUE) {
     char what[256];
+    mbdae_engine_note_restart(e);
     rc = check_consistency(e, what, sizeof what);
     if (rc == MBDAE_ERR_INCONSISTENT && o->calcic_fallback && e->ops->calcic) {
       /* a checked, logged fallback: never a silent change of the state */
@@ -370,6 +380,7 @@ static const mbdae_backend_ops *backend_for(mbdae_method m) {
   case MBDAE_METHOD_CVODE_ADAMS: return &mbdae_backend_cvode;
   case MBDAE_METHOD_RK4: return &mbdae_backend_rk4;
   case MBDAE_METHOD_MOREAU: return &mbdae_backend_moreau;
+  case MBDAE_METHOD_ARKODE: return &mbdae_backend_arkode;
   }
   return NULL;
 }
@@ -518,6 +529,9 @@ int mbdae_run(mbdae_problem *p, const mbdae_options *o, double *y, double *yp,
   bs.calcic_fallbacks = stats->calcic_fallbacks;
   bs.max_repair = stats->max_repair;
   bs.interrupted = e.interrupted;
+  memcpy(bs.steps_by_order, e.steps_by_order, sizeof bs.steps_by_order);
+  bs.restarts = e.restarts;
+  bs.ramp_steps = e.ramp_steps;
   *stats = bs;
   if (rc < 0 && msg[0] == '\0')
     snprintf(msg, msglen, "%s", e.msg[0] ? e.msg : mbdae_status_message(rc));

@@ -34,6 +34,7 @@ extern const mbdae_backend_ops mbdae_backend_ida;
 extern const mbdae_backend_ops mbdae_backend_cvode;
 extern const mbdae_backend_ops mbdae_backend_rk4;
 extern const mbdae_backend_ops mbdae_backend_moreau;
+extern const mbdae_backend_ops mbdae_backend_arkode;
 
 /* A root just handled is masked: dir is the direction it fired in, band the
  * dead band around zero in which it reads as lying on the pre-crossing side. */
@@ -66,7 +67,25 @@ struct mbdae_engine {
                                 last advance (callback_check.c), "" if none */
   int nonfinite_root;        /* a root function returned NaN/inf (root_mask.c) */
   int interrupted;           /* o->interrupt was seen (callback_check.c, engine.c) */
+  /* per-step statistics the backends report (mbdae_engine_note_steps) */
+  long steps_by_order[MBDAE_STATS_ORDERS];
+  long restarts, ramp_steps;
+  double last_h;             /* the last step noted */
+  int last_order;            /* its order */
+  double ramp_h;             /* > 0 after a restart: steps below it are ramp steps */
+  double ramp_prev;          /* the last ramp step (0: none yet) */
+  void (*step_probe)(mbdae_engine *e); /* a backend's check for newly taken steps */
 };
+
+/* A backend has taken count steps, the last of size h at order q (called
+ * once per step, from its right-hand side or residual, or after advance). */
+void mbdae_engine_note_steps(mbdae_engine *e, long count, double h, int order);
+/* An event's re-initialisation: counts it and starts the ramp. */
+void mbdae_engine_note_restart(mbdae_engine *e);
+/* The first step an implicit backend restarting at order p should take
+ * after an event (options restart_step, restart_policy; doc/engine.md
+ * "Restarts"); 0: the integrator's own estimate. */
+double mbdae_engine_restart_step(const mbdae_engine *e, int p);
 
 /* SUNDIALS error handler: keep the message for the failure report instead of
  * printing it (no I/O below the driver). */

@@ -9,6 +9,7 @@
 #include <sunlinsol/sunlinsol_klu.h>
 #include <sunmatrix/sunmatrix_dense.h>
 #include <sunmatrix/sunmatrix_sparse.h>
+#include <nvector/nvector_serial.h>
 
 #include "mbdae/status.h"
 #include "sundials_util.h"
@@ -107,4 +108,37 @@ int mbdae_sundials_linear_solver(mbdae_engine *e, SUNContext ctx, N_Vector y,
     return MBDAE_ERR_SUNDIALS;
   }
   return MBDAE_OK;
+}
+
+/* The right-hand side, roots and Jacobians of an ODE-form problem as CVODE
+ * and ARKODE call them (CVRhsFn = ARKRhsFn, CVLsJacFn = ARKLsJacFn). */
+int mbdae_sundials_ode_rhs(realtype t, N_Vector y, N_Vector ydot, void *ud) {
+  mbdae_engine *e = ud;
+  if (e->step_probe) e->step_probe(e);
+  return mbdae_engine_check_finite(
+      e, "rhs", "ydot", t, N_VGetArrayPointer(ydot),
+      e->p->rhs(t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot), e->p->user_data));
+}
+
+int mbdae_sundials_ode_roots(realtype t, N_Vector y, realtype *g, void *ud) {
+  mbdae_engine *e = ud;
+  return mbdae_engine_roots(e, t, N_VGetArrayPointer(y), NULL, g);
+}
+
+int mbdae_sundials_ode_jac_dense(realtype t, N_Vector y, N_Vector fy, SUNMatrix J, void *ud,
+                                 N_Vector t1, N_Vector t2, N_Vector t3) {
+  (void)fy, (void)t1, (void)t2, (void)t3;
+  mbdae_engine *e = ud;
+  SUNMatZero(J);
+  return e->p->jac_dense(t, 0.0, N_VGetArrayPointer(y), NULL,
+                         SUNDenseMatrix_Data(J), e->p->user_data);
+}
+
+int mbdae_sundials_ode_jac_sparse(realtype t, N_Vector y, N_Vector fy, SUNMatrix J, void *ud,
+                                  N_Vector t1, N_Vector t2, N_Vector t3) {
+  (void)fy, (void)t1, (void)t2, (void)t3;
+  mbdae_engine *e = ud;
+  mbdae_sparse_load_pattern(e->p, J);
+  return e->p->jac_sparse(t, 0.0, N_VGetArrayPointer(y), NULL,
+                          SUNSparseMatrix_Data(J), e->p->user_data);
 }

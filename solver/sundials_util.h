@@ -1,4 +1,4 @@
-/* sundials_util.h - pieces shared by the IDA and CVODE backends. */
+/* sundials_util.h - pieces shared by the IDA, CVODE and ARKODE backends. */
 #ifndef MBDAE_SUNDIALS_UTIL_H
 #define MBDAE_SUNDIALS_UTIL_H
 
@@ -21,5 +21,14 @@ void mbdae_sparse_load_pattern(const mbdae_problem *p, SUNMatrix J);
  * with the chosen ordering). Fills e->msg on failure. */
 int mbdae_sundials_linear_solver(mbdae_engine *e, SUNContext ctx, N_Vector y,
                                  SUNMatrix *A, SUNLinearSolver *LS);
+
+/* ODE-form callbacks shared by CVODE and ARKODE (user_data: the engine);
+ * the right-hand side first calls e->step_probe, when set. */
+int mbdae_sundials_ode_rhs(realtype t, N_Vector y, N_Vector ydot, void *ud);
+int mbdae_sundials_ode_roots(realtype t, N_Vector y, realtype *g, void *ud);
+int mbdae_sundials_ode_jac_dense(realtype t, N_Vector y, N_Vector fy, SUNMatrix J, void *ud,
+                                 N_Vector t1, N_Vector t2, N_Vector t3);
+int mbdae_sundials_ode_jac_sparse(realtype t, N_Vector y, N_Vector fy, SUNMatrix J, void *ud,
+                                  N_Vector t1, N_Vector t2, N_Vector t3);
 
 #endif

@@ -121,6 +121,8 @@ static void test_decay_cvode_bdf(void) { run_decay(MBDAE_METHOD_CVODE_BDF, MBDAE
 static void test_decay_cvode_klu(void) { run_decay(MBDAE_METHOD_CVODE_BDF, MBDAE_LINSOL_KLU, MBDAE_ORDERING_COLAMD, 1e-8, 1e-8); }
 static void test_decay_cvode_adams(void) { run_decay(MBDAE_METHOD_CVODE_ADAMS, MBDAE_LINSOL_DENSE, 0, 1e-8, 1e-8); }
 /* RK4, h = 1e-3: global error ~ (k h)^4 t / 120 ~ 1e-13; root by bisection */
+static void test_decay_arkode(void) { run_decay(MBDAE_METHOD_ARKODE, MBDAE_LINSOL_DENSE, 0, 1e-8, 1e-8); }
+static void test_decay_arkode_klu(void) { run_decay(MBDAE_METHOD_ARKODE, MBDAE_LINSOL_KLU, MBDAE_ORDERING_COLAMD, 1e-8, 1e-8); }
 static void test_decay_rk4(void) { run_decay(MBDAE_METHOD_RK4, MBDAE_LINSOL_DENSE, 0, 1e-11, 1e-11); }
 
 /* ---- a ball in free fall above a floor, restitution e ----------------- */
@@ -232,6 +234,7 @@ static void run_ball(mbdae_method m, double tol) {
 }
 static void test_ball_cvode(void) { run_ball(MBDAE_METHOD_CVODE_ADAMS, 1e-9); }
 static void test_ball_rk4(void) { run_ball(MBDAE_METHOD_RK4, 1e-10); }
+static void test_ball_arkode(void) { run_ball(MBDAE_METHOD_ARKODE, 1e-9); }
 
 /* no Zeno rule: events accumulate; the guard ends the run with a clear error */
 static void test_zeno_guard(void) {
@@ -542,8 +545,11 @@ int main(void) {
     {"decay + simultaneous roots: CVODE BDF KLU", test_decay_cvode_klu},
     {"decay + simultaneous roots: CVODE Adams", test_decay_cvode_adams},
     {"decay + simultaneous roots: RK4", test_decay_rk4},
+    {"decay + simultaneous roots: ARKODE", test_decay_arkode},
+    {"decay + simultaneous roots: ARKODE KLU", test_decay_arkode_klu},
     {"bouncing ball impact times, masking, Zeno rule: CVODE", test_ball_cvode},
     {"bouncing ball impact times, masking, Zeno rule: RK4", test_ball_rk4},
+    {"bouncing ball impact times, masking, Zeno rule: ARKODE", test_ball_arkode},
     {"Zeno guard ends an accumulating run", test_zeno_guard},
     {"fatal residual: message and last state", test_failure_report},
     {"calcic fallback only when asked", test_calcic_fallback},

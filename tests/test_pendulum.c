@@ -58,7 +58,7 @@ static void test_params_check(void) {
   o.method = MBDAE_METHOD_CVODE_BDF;
   mbdae_model *model = NULL;
   CU_ASSERT_EQUAL(mbdae_model_pendulum.create(&p, &o, &model, &err), MBDAE_ERR_UNSUPPORTED);
-  CU_ASSERT_STRING_EQUAL(err.key, "formulation");
+  CU_ASSERT_STRING_EQUAL(err.key, "solver.method");
   CU_ASSERT_PTR_NULL(model);
 }
 

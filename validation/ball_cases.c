@@ -208,11 +208,17 @@ static int case_ball_cvode(mbdae_validation_report *r) {
 static int case_ball_rk4(mbdae_validation_report *r) {
   return ball_sequence_case(r, MBDAE_METHOD_RK4);
 }
+static int case_ball_arkode(mbdae_validation_report *r) {
+  return ball_sequence_case(r, MBDAE_METHOD_ARKODE);
+}
 static int case_ball_release_ida(mbdae_validation_report *r) {
   return ball_release_case(r, MBDAE_METHOD_IDA);
 }
 static int case_ball_release_cvode(mbdae_validation_report *r) {
   return ball_release_case(r, MBDAE_METHOD_CVODE_BDF);
+}
+static int case_ball_release_arkode(mbdae_validation_report *r) {
+  return ball_release_case(r, MBDAE_METHOD_ARKODE);
 }
 
 const mbdae_validation_case mbdae_validation_ball[] = {
@@ -222,8 +228,12 @@ const mbdae_validation_case mbdae_validation_ball[] = {
   {"ball_cvode", "bouncing ball, CVODE BDF (ODE form): the same closed form", case_ball_cvode},
   {"ball_rk4", "bouncing ball, fixed-step RK4 (h = 1e-3 s): the same closed form",
    case_ball_rk4},
+  {"ball_arkode", "bouncing ball, ARKODE ESDIRK (ODE form): the same closed form",
+   case_ball_arkode},
   {"ball_release_ida", "resting ball lifted by F = c t, IDA: normal force, release time, "
                        "height after release", case_ball_release_ida},
   {"ball_release_cvode", "resting ball lifted by F = c t, CVODE BDF", case_ball_release_cvode},
+  {"ball_release_arkode", "resting ball lifted by F = c t, ARKODE ESDIRK",
+   case_ball_release_arkode},
   {NULL, NULL, NULL}
 };

@@ -136,6 +136,9 @@ static int case_baumgarte_ida(mbdae_validation_report *r) {
 static int case_baumgarte_cvode(mbdae_validation_report *r) {
   return pendulum_case(r, PEND_BAUMGARTE, MBDAE_METHOD_CVODE_BDF, MBDAE_LINSOL_DENSE);
 }
+static int case_baumgarte_arkode(mbdae_validation_report *r) {
+  return pendulum_case(r, PEND_BAUMGARTE, MBDAE_METHOD_ARKODE, MBDAE_LINSOL_DENSE);
+}
 
 const mbdae_validation_case mbdae_validation_pendulum[] = {
   {"pendulum_ggl_dense", "Cartesian pendulum, GGL index 2, IDA dense: elliptic period, "
@@ -147,5 +150,8 @@ const mbdae_validation_case mbdae_validation_pendulum[] = {
   {"pendulum_baumgarte_cvode", "Cartesian pendulum, index 1 + Baumgarte, lambda "
                                "eliminated, CVODE BDF: period, drift reported",
    case_baumgarte_cvode},
+  {"pendulum_baumgarte_arkode", "Cartesian pendulum, index 1 + Baumgarte, lambda "
+                                "eliminated, ARKODE ESDIRK: period, drift reported",
+   case_baumgarte_arkode},
   {NULL, NULL, NULL}
 };

@@ -100,6 +100,9 @@ static int case_bola_event_ida(mbdae_validation_report *rep) {
 static int case_bola_event_cvode(mbdae_validation_report *rep) {
   return bola_event_case(rep, MBDAE_METHOD_CVODE_BDF, 1e-10, "CVODE-BDF");
 }
+static int case_bola_event_arkode(mbdae_validation_report *rep) {
+  return bola_event_case(rep, MBDAE_METHOD_ARKODE, 1e-10, "ARKODE");
+}
 static int case_bola_event_rk4(mbdae_validation_report *rep) {
   return bola_event_case(rep, MBDAE_METHOD_RK4, 1e-10, "RK4 h=1e-4");
 }
@@ -195,6 +198,8 @@ const mbdae_validation_case mbdae_validation_strings[] = {
   {"strings_bola_event_cvode", "the same bola, ODE form in CVODE BDF", case_bola_event_cvode},
   {"strings_bola_event_rk4", "the same bola, ODE form with fixed-step RK4 (h = 1e-4)",
    case_bola_event_rk4},
+  {"strings_bola_event_arkode", "the same bola, ODE form in ARKODE (ESDIRK, dense Newton)",
+   case_bola_event_arkode},
   {"strings_baumgarte_restitution",
    "Baumgarte string (capps eq. 3.2): contact time and effective restitution vs the damped "
    "oscillator closed form",

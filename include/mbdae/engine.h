@@ -23,9 +23,43 @@ typedef enum {
   MBDAE_METHOD_CVODE_BDF = 1,   /**< ODE form: stiff BDF with Newton (CVODE) */
   MBDAE_METHOD_CVODE_ADAMS = 2, /**< ODE form: Adams-Moulton, fixed-point iteration */
   MBDAE_METHOD_RK4 = 3,         /**< ODE form: fixed-step classic RK4 (reference) */
-  MBDAE_METHOD_MOREAU = 4       /**< mechanical form (mechanics.h): Moreau-Jean
+  MBDAE_METHOD_MOREAU = 4,      /**< mechanical form (mechanics.h): Moreau-Jean
                                      event-capturing time stepping, fixed step */
+  MBDAE_METHOD_ARKODE = 5       /**< ODE form: one-step L-stable ESDIRK (ARKODE ARKStep)
+                                     with Newton, dense or KLU (doc/arkode.md) */
 } mbdae_method;
+
+/** Butcher table of method arkode: the L-stable, stiffly accurate ESDIRK
+ * tables SUNDIALS 6.4 ships, named as Kennedy & Carpenter name them:
+ * ESDIRK<order><embedded order><stages>L2SA (doc/arkode.md, "Tables"). */
+typedef enum {
+  MBDAE_ARKODE_ESDIRK324 = 0,   /**< order 3, 4 stages (Kennedy & Carpenter 2016) */
+  MBDAE_ARKODE_ESDIRK325,       /**< order 3, 5 stages */
+  MBDAE_ARKODE_ESDIRK32I5,      /**< order 3, 5 stages, internal stability */
+  MBDAE_ARKODE_ESDIRK436,       /**< order 4, 6 stages */
+  MBDAE_ARKODE_ESDIRK43I6,      /**< order 4, 6 stages, internal stability */
+  MBDAE_ARKODE_QESDIRK436,      /**< order 4, 6 stages, quasi-ESDIRK (stage order 3) */
+  MBDAE_ARKODE_ESDIRK437,       /**< order 4, 7 stages */
+  MBDAE_ARKODE_ESDIRK547,       /**< order 5, 7 stages */
+  MBDAE_ARKODE_ESDIRK547B,      /**< order 5, 7 stages (ESDIRK547L2SA2) */
+  MBDAE_ARKODE_ARK324,          /**< order 3, 4 stages: implicit part of ARK3(2)4L[2]SA */
+  MBDAE_ARKODE_ARK436,          /**< order 4, 6 stages: ARK4(3)6L[2]SA */
+  MBDAE_ARKODE_ARK437,          /**< order 4, 7 stages: ARK4(3)7L[2]SA */
+  MBDAE_ARKODE_ARK548,          /**< order 5, 8 stages: ARK5(4)8L[2]SAb */
+  MBDAE_ARKODE_KVAERNO423,      /**< order 3, 4 stages (Kvaerno 2004) */
+  MBDAE_ARKODE_KVAERNO534,      /**< order 4, 5 stages */
+  MBDAE_ARKODE_KVAERNO745,      /**< order 5, 7 stages */
+  MBDAE_ARKODE_TRBDF2           /**< order 2, 3 stages (TR-BDF2) */
+} mbdae_arkode_table;
+
+/** First step of an implicit integrator after an event's re-initialisation
+ * (doc/engine.md, "Restarts"), unless mbdae_options::restart_step > 0 fixes it. */
+typedef enum {
+  MBDAE_RESTART_AUTO = 0,       /**< rtol^(1/(p+1) - 1/(q+1)) times the last step, q its
+                                     order, p the restart order (1 for BDF, the table's
+                                     for arkode): the step of equal local error */
+  MBDAE_RESTART_SOLVER = 1      /**< the integrator's own initial-step estimate */
+} mbdae_restart_policy;
 
 /** Linear solver of the Newton iterations (IDA, CVODE BDF). */
 typedef enum {
@@ -139,9 +173,9 @@ typedef struct mbdae_options {
   double jac_reuse_cj;       /**< IDA: keep the factorised iteration matrix while
                                 cj changes by less than this fraction
                                 (default 0.9; 0: IDA's own 0.25) */
-  double restart_step;       /**< IDA: first step after an event's re-initialisation
-                                as this fraction of the last step taken (0, the
-                                default: IDA's own estimate from ||y'||) */
+  double restart_step;       /**< implicit methods: first step after an event's
+                                re-initialisation as this fraction of the last step
+                                taken (0, the default: restart_policy decides) */
   long max_events;           /**< total events allowed (0: unlimited) */
   int window_events;         /**< Zeno guard: at most this many events ... */
   double window_length;      /**< ... within any interval of this length */
@@ -172,6 +206,9 @@ typedef struct mbdae_options {
                                 handler): once nonzero the run stops within one
                                 model evaluation, status MBDAE_STOPPED with
                                 mbdae_stats::interrupted = 1 */
+  mbdae_arkode_table arkode_table; /**< arkode: the ESDIRK table */
+  mbdae_restart_policy restart_policy; /**< implicit methods: the first step after an
+                                event when restart_step is 0 (default AUTO) */
 } mbdae_options;
 /** @var mbdae_options::t0
  *  start time */
@@ -183,6 +220,9 @@ typedef struct mbdae_options {
  * moreau: theta 1/2, step 1e-3, activation 1/2, tolerance 1e-10, 50 iterations.
  * @param o the options to fill (callbacks NULL) */
 MBDAE_EXPORT void mbdae_options_default(mbdae_options *o);
+
+/** Length of mbdae_stats::steps_by_order (Adams reaches order 12). */
+#define MBDAE_STATS_ORDERS 12
 
 /** Statistics of a run (summed over its integrator restarts). */
 typedef struct mbdae_stats {
@@ -214,6 +254,13 @@ typedef struct mbdae_stats {
   long projections;          /**< moreau: steps whose positions were projected */
   double max_violation_before; /**< moreau: largest violation a projection removed */
   int interrupted;           /**< 1: stopped by mbdae_options::interrupt */
+  long steps_by_order[MBDAE_STATS_ORDERS]; /**< adaptive methods: steps taken at
+                                order q in [q - 1] (BDF, Adams: the step's order;
+                                arkode: the table's; rk4: 4) */
+  long restarts;             /**< re-initialisations of the integrator after events */
+  long ramp_steps;           /**< the climb after a restart: its first step and each
+                                later one that grows, until one shrinks or reaches
+                                half the last step before the event */
 } mbdae_stats;
 
 /** @brief Integrate from o->t0 to o->t_end.
@@ -233,10 +280,11 @@ MBDAE_EXPORT int mbdae_run(mbdae_problem *p, const mbdae_options *o, double *y, 
 
 /** @brief Name of a method.
  * @param m the method
- * @return "ida", "cvode-bdf", "cvode-adams", "rk4", "moreau" or "unknown" (static) */
+ * @return "ida", "cvode-bdf", "cvode-adams", "rk4", "moreau", "arkode" or "unknown"
+ *         (static) */
 MBDAE_EXPORT const char *mbdae_method_name(mbdae_method m);
 /** @brief Parse a method name.
- * @param s "ida", "cvode-bdf", "cvode-adams", "rk4" or "moreau"
+ * @param s "ida", "cvode-bdf", "cvode-adams", "rk4", "moreau" or "arkode"
  * @param m receives the method
  * @return 0, MBDAE_ERR_NOT_FOUND or MBDAE_ERR_ARGUMENT (NULL) */
 MBDAE_EXPORT int mbdae_method_parse(const char *s, mbdae_method *m);

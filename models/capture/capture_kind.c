@@ -173,13 +173,14 @@ static int kind_create(const void *params, mbdae_options *o, mbdae_model **model
     o->suppress_alg = 1;
     rc = capture_create_dae(params, &m, err);
   } else {
-    if (o->method == MBDAE_METHOD_CVODE_BDF && o->linsol == MBDAE_LINSOL_KLU) {
+    if ((o->method == MBDAE_METHOD_CVODE_BDF || o->method == MBDAE_METHOD_ARKODE) &&
+        o->linsol == MBDAE_LINSOL_KLU) {
       if (err) {
         err->key = "solver.linear_solver";
         snprintf(err->msg, sizeof err->msg,
                  "net_capture's ODE form (multipliers eliminated, eq. 2.102) has no sparse "
-                 "Jacobian: use linear_solver dense with cvode-bdf, or method ida with klu "
-                 "(the DAE form)");
+                 "Jacobian: use linear_solver dense with %s, or method ida with klu "
+                 "(the DAE form)", mbdae_method_name(o->method));
       }
       return MBDAE_ERR_UNSUPPORTED;
     }

@@ -69,10 +69,11 @@ static int kind_create(const void *params, mbdae_options *o, mbdae_model **model
   mbdae_form form = o->method == MBDAE_METHOD_IDA ? MBDAE_FORM_DAE : MBDAE_FORM_ODE;
   if (p->formulation == PEND_GGL && form != MBDAE_FORM_DAE) {
     if (err) {
-      err->key = "formulation";
+      err->key = "solver.method";
       snprintf(err->msg, sizeof err->msg,
-               "ggl is an index-2 DAE: it needs method ida (baumgarte runs with %s)",
-               mbdae_method_name(o->method));
+               "method %s integrates the ODE form; formulation ggl is an index-2 DAE and "
+               "needs method ida (formulation baumgarte runs with %s)",
+               mbdae_method_name(o->method), mbdae_method_name(o->method));
     }
     return MBDAE_ERR_UNSUPPORTED;
   }
