@@ -130,21 +130,8 @@ static void ark_describe_failure(mbdae_engine *e, int flag) {
   char fb[64];
   ARKStepGetCurrentTime(b->mem, &tcur);
   char ele[160] = "";
-  N_Vector w = N_VClone(b->y), el = N_VClone(b->y);
-  long nst = 0; /* before the first step the local error vector is unset */
-  if (w && el && ARKStepGetNumSteps(b->mem, &nst) == ARK_SUCCESS && nst > 0 &&
-      ARKStepGetErrWeights(b->mem, w) == ARK_SUCCESS &&
-      ARKStepGetEstLocalErrors(b->mem, el) == ARK_SUCCESS) {
-    const double *wa = N_VGetArrayPointer(w), *ea = N_VGetArrayPointer(el);
-    int worst = -1;
-    double big = -1;
-    for (int i = 0; i < e->n; ++i)
-      if (fabs(wa[i] * ea[i]) > big) big = fabs(wa[i] * ea[i]), worst = i;
-    if (worst >= 0)
-      snprintf(ele, sizeof ele, "; largest weighted local error y[%d] = %.3e", worst, big);
-  }
-  if (w) N_VDestroy(w);
-  if (el) N_VDestroy(el);
+  mbdae_sundials_local_error_note(b->mem, b->y, ARKStepGetNumSteps, ARKStepGetErrWeights,
+                                  ARKStepGetEstLocalErrors, ele, sizeof ele);
   long ncf = 0, netf = 0;
   if (ARKStepGetNumNonlinSolvConvFails(b->mem, &ncf) != ARK_SUCCESS) ncf = -1;
   if (ARKStepGetNumErrTestFails(b->mem, &netf) != ARK_SUCCESS) netf = -1;

@@ -109,21 +109,8 @@ static void cv_describe_failure(mbdae_engine *e, int flag) {
   char fb[64];
   CVodeGetCurrentTime(b->mem, &tcur);
   char ele[160] = "";
-  N_Vector w = N_VClone(b->y), el = N_VClone(b->y);
-  long nst = 0; /* before the first step CVODE's local error vector is unset (valgrind) */
-  if (w && el && CVodeGetNumSteps(b->mem, &nst) == CV_SUCCESS && nst > 0 &&
-      CVodeGetErrWeights(b->mem, w) == CV_SUCCESS &&
-      CVodeGetEstLocalErrors(b->mem, el) == CV_SUCCESS) {
-    const double *wa = N_VGetArrayPointer(w), *ea = N_VGetArrayPointer(el);
-    int worst = -1;
-    double big = -1;
-    for (int i = 0; i < e->n; ++i)
-      if (fabs(wa[i] * ea[i]) > big) big = fabs(wa[i] * ea[i]), worst = i;
-    if (worst >= 0)
-      snprintf(ele, sizeof ele, "; largest weighted local error y[%d] = %.3e", worst, big);
-  }
-  if (w) N_VDestroy(w);
-  if (el) N_VDestroy(el);
+  mbdae_sundials_local_error_note(b->mem, b->y, CVodeGetNumSteps, CVodeGetErrWeights,
+                                  CVodeGetEstLocalErrors, ele, sizeof ele);
   long ncf = 0, netf = 0; /* what the corrector and the error test did since the last restart */
   if (CVodeGetNumNonlinSolvConvFails(b->mem, &ncf) != CV_SUCCESS) ncf = -1;
   if (CVodeGetNumErrTestFails(b->mem, &netf) != CV_SUCCESS) netf = -1;

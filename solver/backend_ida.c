@@ -156,21 +156,8 @@ static void ida_describe_failure(mbdae_engine *e, int flag) {
     if (i >= 0) snprintf(extra, sizeof extra, "; worst residual F[%d] = %.3e", i, v);
   }
   char ele[120] = "";
-  N_Vector w = N_VClone(b->y), el = N_VClone(b->y);
-  long nst = 0; /* before the first step IDA's local error vector is unset (valgrind) */
-  if (w && el && IDAGetNumSteps(b->mem, &nst) == IDA_SUCCESS && nst > 0 &&
-      IDAGetErrWeights(b->mem, w) == IDA_SUCCESS &&
-      IDAGetEstLocalErrors(b->mem, el) == IDA_SUCCESS) {
-    const double *wa = N_VGetArrayPointer(w), *ea = N_VGetArrayPointer(el);
-    int worst = -1;
-    double big = -1;
-    for (int i = 0; i < e->n; ++i)
-      if (fabs(wa[i] * ea[i]) > big) big = fabs(wa[i] * ea[i]), worst = i;
-    if (worst >= 0)
-      snprintf(ele, sizeof ele, "; largest weighted local error y[%d] = %.3e", worst, big);
-  }
-  if (w) N_VDestroy(w);
-  if (el) N_VDestroy(el);
+  mbdae_sundials_local_error_note(b->mem, b->y, IDAGetNumSteps, IDAGetErrWeights,
+                                  IDAGetEstLocalErrors, ele, sizeof ele);
   long ncf = 0, netf = 0; /* what the corrector and the error test did since the last restart */
   if (IDAGetNumNonlinSolvConvFails(b->mem, &ncf) != IDA_SUCCESS) ncf = -1;
   if (IDAGetNumErrTestFails(b->mem, &netf) != IDA_SUCCESS) netf = -1;

@@ -1,6 +1,7 @@
 /* sundials_util.c - matrices and linear solvers for the SUNDIALS backends.
  * The sparse pattern is a superset valid in every mode, so KLU's symbolic
  * analysis is done once and a mode switch costs a numeric refactorisation. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,4 +142,24 @@ int mbdae_sundials_ode_jac_sparse(realtype t, N_Vector y, N_Vector fy, SUNMatrix
   mbdae_sparse_load_pattern(e->p, J);
   return e->p->jac_sparse(t, 0.0, N_VGetArrayPointer(y), NULL,
                           SUNSparseMatrix_Data(J), e->p->user_data);
+}
+
+void mbdae_sundials_local_error_note(void *mem, N_Vector tmpl, int (*num_steps)(void *, long *),
+                                     int (*weights)(void *, N_Vector),
+                                     int (*errors)(void *, N_Vector), char *buf, size_t len) {
+  buf[0] = '\0';
+  N_Vector w = N_VClone(tmpl), el = N_VClone(tmpl);
+  long nst = 0; /* before the first step the local error vector is unset (valgrind) */
+  if (w && el && num_steps(mem, &nst) == 0 && nst > 0 && weights(mem, w) == 0 &&
+      errors(mem, el) == 0) {
+    const double *wa = N_VGetArrayPointer(w), *ea = N_VGetArrayPointer(el);
+    int worst = -1;
+    double big = -1;
+    for (sunindextype i = 0; i < N_VGetLength(tmpl); ++i)
+      if (fabs(wa[i] * ea[i]) > big) big = fabs(wa[i] * ea[i]), worst = (int)i;
+    if (worst >= 0)
+      snprintf(buf, len, "; largest weighted local error y[%d] = %.3e", worst, big);
+  }
+  if (w) N_VDestroy(w);
+  if (el) N_VDestroy(el);
 }

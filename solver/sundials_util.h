@@ -22,6 +22,13 @@ void mbdae_sparse_load_pattern(const mbdae_problem *p, SUNMatrix J);
 int mbdae_sundials_linear_solver(mbdae_engine *e, SUNContext ctx, N_Vector y,
                                  SUNMatrix *A, SUNLinearSolver *LS);
 
+/* "; largest weighted local error y[i] = v" from an integrator's error
+ * weights and local error estimates (its Get functions; "" before the first
+ * step, when the estimate is unset, or on failure). */
+void mbdae_sundials_local_error_note(void *mem, N_Vector tmpl, int (*num_steps)(void *, long *),
+                                     int (*weights)(void *, N_Vector),
+                                     int (*errors)(void *, N_Vector), char *buf, size_t len);
+
 /* ODE-form callbacks shared by CVODE and ARKODE (user_data: the engine);
  * the right-hand side first calls e->step_probe, when set. */
 int mbdae_sundials_ode_rhs(realtype t, N_Vector y, N_Vector ydot, void *ud);
