@@ -42,7 +42,9 @@ pkg_check_modules(MATIO REQUIRED IMPORTED_TARGET matio)
 add_library(mbdae_deps_driver INTERFACE)
 target_link_libraries(mbdae_deps_driver INTERFACE PkgConfig::YAML PkgConfig::MATIO)
 
-pkg_check_modules(CUNIT REQUIRED IMPORTED_TARGET cunit)
+if(MBDAE_TESTS) # the test suite only (-DMBDAE_TESTS=OFF: `bootstrap.sh demo`)
+  pkg_check_modules(CUNIT REQUIRED IMPORTED_TARGET cunit)
+endif()
 
 find_program(GNUPLOT_EXECUTABLE gnuplot)
 if(GNUPLOT_EXECUTABLE)

@@ -8,6 +8,9 @@
  *   series, series_units             struct: one field per series.csv column
  *                                    (N x 1 double / unit text)
  *   series_columns                   cell: the columns' original names, in order
+ *   row_kind                         N x 1 double: 0 sample, 1 pre-event, 2
+ *                                    post-event (series.csv's row_kind column)
+ *   row_kind_names                   cell: 'sample', 'pre-event', 'post-event'
  *   events, events_units             struct: one field per events.csv column
  *                                    (numbers N x 1 double, text N x 1 cell)
  *   parameters, parameter_units      struct: the model's schema keys
@@ -49,7 +52,7 @@ enum { IDENT_MAX = 63 }; /* MATLAB's namelengthmax */
 #define MAT5_SERIES_LIMIT ((size_t)1 << 31)
 
 typedef struct mat_state {
-  int ncols;        /* series columns */
+  int ncols;        /* series columns + 1: the row kind last */
   double *rows;     /* series, row-major nrows x ncols */
   size_t nrows, cap_rows;
   int nevc;         /* events.csv columns */
@@ -99,7 +102,7 @@ static mat_state *state_new(const mbdae_output_ctx *c) {
   }
   snprintf(part, n, "%s/.results.mat.part", c->dir);
   m->part = part;
-  m->ncols = c->ncols;
+  m->ncols = c->ncols + 1;
   m->nevc = mbdae_events_ncolumns(c);
   return m;
 }
@@ -113,8 +116,9 @@ static int mat_open(const mbdae_output_ctx *c, void **state, char *err, size_t e
   return MBDAE_OK;
 }
 
+/* One series row: from the run (c set: its values, then c->row_kind), or a
+ * stored one (c NULL: ncols values, the kind included). */
 static int mat_sample(void *state, const mbdae_output_ctx *c, const double *row) {
-  (void)c;
   mat_state *m = state;
   size_t nc = (size_t)m->ncols, cap = m->cap_rows * nc;
   if (nc && m->nrows + 1 > SIZE_MAX / nc) return MBDAE_ERR_MEMORY;
@@ -122,7 +126,12 @@ static int mat_sample(void *state, const mbdae_output_ctx *c, const double *row)
   if (grow(&p, &cap, (m->nrows + 1) * nc, sizeof *m->rows)) return MBDAE_ERR_MEMORY;
   m->rows = p;
   if (nc) m->cap_rows = cap / nc;
-  memcpy(m->rows + m->nrows * nc, row, nc * sizeof *row);
+  if (c) {
+    memcpy(m->rows + m->nrows * nc, row, (nc - 1) * sizeof *row);
+    m->rows[m->nrows * nc + nc - 1] = (double)c->row_kind;
+  } else {
+    memcpy(m->rows + m->nrows * nc, row, nc * sizeof *row);
+  }
   m->nrows++;
   return MBDAE_OK;
 }
@@ -215,7 +224,7 @@ static void mat_close(void *state) {
  * one are appended to DIR/.results.mat.part and fsync'ed; `mbdae resume`
  * (reopen) reads its first `length` bytes back, cuts the rest and goes on.
  * Records, native byte order (a checkpoint is for the same binary):
- *   'S', ncols doubles                         a series row
+ *   'S', ncols doubles                         a series row (its kind last)
  *   'E', nevc doubles, nevc x (uint32 n, text)  an event (n = UINT32_MAX: no text)
  * The part file goes when results.mat is complete and the run finished. */
 
@@ -485,6 +494,12 @@ static const char *series_column_text(const void *ctx, size_t i) {
   return c->cols[i].name;
 }
 
+static const char *row_kind_text(const void *ctx, size_t i) {
+  static const char *const names[] = {"sample", "pre-event", "post-event"};
+  (void)ctx;
+  return names[i];
+}
+
 static void put_series(mat_out *o, const mbdae_output_ctx *c, const mat_state *m) {
   ident_set f = {0, NULL, NULL};
   matvar_t *st = NULL, *units = NULL;
@@ -495,15 +510,24 @@ static void put_series(mat_out *o, const mbdae_output_ctx *c, const mat_state *m
     units = mv_struct("series_units", &f);
     bad = !st || !units;
   }
+  const size_t stride = (size_t)m->ncols;
   for (int j = 0; !bad && j < c->ncols; ++j) {
-    for (size_t r = 0; r < m->nrows; ++r) col[r] = m->rows[r * (size_t)c->ncols + (size_t)j];
+    for (size_t r = 0; r < m->nrows; ++r) col[r] = m->rows[r * stride + (size_t)j];
     bad = set_field(st, j, mv_matrix(NULL, m->nrows, 1, col)) ||
           set_field(units, j, mv_text(NULL, c->cols[j].unit));
   }
+  if (!bad)
+    for (size_t r = 0; r < m->nrows; ++r) col[r] = m->rows[r * stride + stride - 1];
+  matvar_t *kinds = bad ? NULL : mv_matrix("row_kind", m->nrows, 1, col);
   free(col);
   ident_set_free(&f);
-  if (put_built(o, bad, st, units) == 0)
+  if (put_built(o, bad, st, units) == 0) {
     put_var(o, mv_cellstr("series_columns", (size_t)c->ncols, series_column_text, c));
+    put_var(o, kinds);
+    put_var(o, mv_cellstr("row_kind_names", 3, row_kind_text, NULL));
+  } else if (kinds) {
+    Mat_VarFree(kinds);
+  }
 }
 
 static const char *ev_col_name(const void *ctx, int i, char *buf, size_t len) {
@@ -723,7 +747,7 @@ static int mat_finish(void *state, const mbdae_output_ctx *c, mbdae_run_result *
   }
   snprintf(tmp, n, "%s/.results.mat.tmp", c->dir);
   snprintf(fin, n, "%s/results.mat", c->dir);
-  size_t bytes = m->nrows * (size_t)c->ncols * sizeof(double);
+  size_t bytes = m->nrows * (size_t)m->ncols * sizeof(double);
   enum mat_ft ver = bytes >= MAT5_SERIES_LIMIT ? MAT_FT_MAT73 : MAT_FT_MAT5;
   /* readers (Octave) recognise the file by the "MATLAB x.y MAT-file" start */
   char header[116];

@@ -1,6 +1,9 @@
 /* writer_series_csv.c - series.csv: one row per written output sample
  * (every k-th sample, the final one, and each pre- and post-event state),
- * with a "name [unit]" header. Rows are written whole (line_file.h). */
+ * with a "name [unit]" header and a last column row_kind (sample, pre-event,
+ * post-event), so a time that repeats at an event is told apart and the
+ * samples alone are a unique time index. Rows are written whole
+ * (line_file.h). */
 #include <stdlib.h>
 
 #include "line_file.h"
@@ -20,6 +23,7 @@ static int series_open(const mbdae_output_ctx *c, void **state, char *err, size_
     if (i) mbdae_line_file_puts(lf, ",");
     mbdae_line_file_csv_header(lf, c->cols[i].name, c->cols[i].unit);
   }
+  mbdae_line_file_puts(lf, ",row_kind");
   rc = mbdae_line_file_end_line(lf);
   return rc ? rc : mbdae_line_file_flush(lf);
 }
@@ -30,6 +34,8 @@ static int series_sample(void *state, const mbdae_output_ctx *c, const double *r
     if (i) mbdae_line_file_puts(lf, ",");
     mbdae_line_file_csv_number(lf, row[i]);
   }
+  static const char *const kinds[] = {",sample", ",pre-event", ",post-event"};
+  mbdae_line_file_puts(lf, kinds[c->row_kind >= 0 && c->row_kind <= 2 ? c->row_kind : 0]);
   return mbdae_line_file_end_line(lf);
 }
 

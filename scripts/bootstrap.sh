@@ -20,13 +20,18 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
 jobs=${JOBS:-$(nproc)}
 
-# Debian 12 packages the build, the tests and the demo use.
+# Debian 12 packages: the library, the command and the demo ...
 packages=(build-essential cmake pkg-config
           libsundials-dev libsuitesparse-dev libmetis-dev
-          libcunit1-dev libyaml-dev libmatio-dev gnuplot-nox
-          libopenmpi-dev openmpi-bin
-          python3                      # scripts/results_pages.py (ctest results_pages)
-          clang libclang-rt-14-dev)   # the libFuzzer run of `test`
+          libyaml-dev libmatio-dev gnuplot-nox)
+# ... and, for everything else (test, build, install), the test suite's
+if [ "$mode" != demo ]; then
+  packages+=(libcunit1-dev
+             libopenmpi-dev openmpi-bin          # mbdae sweep under mpirun
+             python3 python3-numpy python3-pytest # python/ (ctest python_mbdae), results_pages
+             python3-vtk9                        # a VTK frame read back (ctest python_vtk_frame)
+             clang libclang-rt-14-dev)           # the libFuzzer run of `test`
+fi
 
 install_missing() {
   local missing=()
@@ -66,7 +71,15 @@ run_ctest() { # dir
 install_missing
 [ "$mode" = install ] && exit 0
 
-configure_build "$build" -DMBDAE_WERROR=ON
+if [ "$mode" = demo ]; then
+  # the command only: no tests, examples or MPI (a separate build directory,
+  # so a test build next to it is not reconfigured)
+  cmake -S "$root" -B "$build-demo" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMBDAE_TESTS=OFF \
+    -DMBDAE_MPI=OFF >/dev/null
+  cmake --build "$build-demo" -j "$jobs" --target mbdae_cli
+  build="$build-demo"
+fi
+[ "$mode" = demo ] || configure_build "$build" -DMBDAE_WERROR=ON
 [ "$mode" = build ] && exit 0
 
 if [ "$mode" = demo ]; then

@@ -166,6 +166,30 @@ static void test_find_package(void) {
   CU_ASSERT(exists(tmp, "dpw/events.csv"));
 }
 
+/* The installed Python package loads the installed library (a path
+ * relative to itself) and finds the installed scenarios by name.
+ * (MBDAE_TEST_PYTHON_ENV: a sanitized build's LD_PRELOAD of the runtimes.) */
+static void test_installed_python(void) {
+  CU_ASSERT_TRUE_FATAL(installed);
+  if (!MBDAE_TEST_PYTHON[0]) {
+    printf("\n  no python3: the installed package is not tried\n");
+    return;
+  }
+  char cmd[16384], out[16384];
+  CU_ASSERT(exists(prefix, MBDAE_TEST_PYTHONDIR "/mbdae/__init__.py"));
+  snprintf(cmd, sizeof cmd,
+           "cd '%s' && env -u MBDAE_SCENARIO_DIR -u MBDAE_LIBRARY PYTHONPATH='%s/%s' %s '%s' -c "
+           "\"import mbdae; r = mbdae.run('ball.yaml', set={'solver.t_end': 1.0}); "
+           "print(mbdae.library_path); print('impacts', r.outcome('impacts')); "
+           "print('dir', mbdae.scenario_dir())\"",
+           tmp, prefix, MBDAE_TEST_PYTHONDIR, MBDAE_TEST_PYTHON_ENV, MBDAE_TEST_PYTHON);
+  CU_ASSERT_EQUAL(run(cmd, out, sizeof out), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(out, prefix)); /* the installed library */
+  CU_ASSERT_PTR_NULL(strstr(out, MBDAE_TEST_BUILD_DIR "/lib"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(out, "impacts 1")); /* t1 = 0.45 s, t2 = 1.08 s */
+  CU_ASSERT_PTR_NOT_NULL(strstr(out, "/" MBDAE_TEST_DATADIR "/mbdae/scenarios"));
+}
+
 static void test_pkg_config(void) {
   CU_ASSERT_TRUE_FATAL(installed);
   char cmd[16384], out[65536], pc[2048], src[2048];
@@ -207,6 +231,7 @@ int main(void) {
     {"installed mbdae lists and runs the installed scenarios", test_installed_command},
     {"find_package(mbdae): shared, static, an example", test_find_package},
     {"pkg-config mbdae: shared and static", test_pkg_config},
+    {"the installed Python package", test_installed_python},
     {NULL, NULL}};
   int rc = mbdae_test_main("install", tests);
   if (rc == 0) {

@@ -185,15 +185,17 @@ static void check_fieldnames(matvar_t *st) {
 
 /* Compare a struct of column vectors (series or events) with a CSV table:
  * same columns in the same order, every number printed as the CSV prints
- * it (%.15g), texts equal. units: the *_units struct. */
+ * it (%.15g), texts equal. units: the *_units struct. The series' last CSV
+ * column, row_kind, is the separate variable row_kind (check_row_kind). */
 static void compare_with_csv(matvar_t *st, matvar_t *units, const csv_table *t, int exact_names) {
   CU_ASSERT_PTR_NOT_NULL_FATAL(st);
   CU_ASSERT_PTR_NOT_NULL_FATAL(units);
   check_fieldnames(st);
-  CU_ASSERT_EQUAL_FATAL((int)Mat_VarGetNumberOfFields(st), t->ncols);
+  int ncols = t->ncols - (t->ncols > 0 && !strcmp(t->names[t->ncols - 1], "row_kind"));
+  CU_ASSERT_EQUAL_FATAL((int)Mat_VarGetNumberOfFields(st), ncols);
   char *const *f = Mat_VarGetStructFieldnames(st);
   long bad = 0;
-  for (int j = 0; j < t->ncols; ++j) {
+  for (int j = 0; j < ncols; ++j) {
     if (exact_names) CU_ASSERT_STRING_EQUAL(f[j], t->names[j]);
     char unit[64];
     text_of(Mat_VarGetStructFieldByIndex(units, (size_t)j, 0), unit, sizeof unit);
@@ -224,6 +226,32 @@ static void compare_with_csv(matvar_t *st, matvar_t *units, const csv_table *t, 
     }
   }
   CU_ASSERT_EQUAL(bad, 0);
+}
+
+/* series.csv's row_kind column against results.mat's row_kind (0 sample,
+ * 1 pre-event, 2 post-event) and row_kind_names. */
+static void check_row_kind(mat_t *mat, const csv_table *t) {
+  CU_ASSERT_FATAL(t->ncols > 1);
+  CU_ASSERT_STRING_EQUAL_FATAL(t->names[t->ncols - 1], "row_kind");
+  matvar_t *k = Mat_VarRead(mat, "row_kind"), *names = Mat_VarRead(mat, "row_kind_names");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(names);
+  size_t n;
+  const double *d = doubles(k, &n);
+  CU_ASSERT_EQUAL_FATAL((long)n, t->nrows);
+  long bad = 0, pre = 0;
+  for (long r = 0; r < t->nrows; ++r) {
+    char buf[64] = "";
+    int i = (int)d[r];
+    CU_ASSERT_FATAL(i >= 0 && i <= 2 && d[r] == i);
+    text_of(Mat_VarGetCell(names, i), buf, sizeof buf);
+    bad += strcmp(buf, t->cells[r * t->ncols + t->ncols - 1]) != 0;
+    pre += i == 1;
+  }
+  CU_ASSERT_EQUAL(bad, 0);
+  CU_ASSERT(pre > 0);
+  Mat_VarFree(k);
+  Mat_VarFree(names);
 }
 
 /* A number from summary.json: "key": value (first occurrence). */
@@ -261,7 +289,7 @@ static void test_ball_files(void) {
   CU_ASSERT(!path_exists(ball_mat, ".results.mat.tmp"));
   char *csv = slurp(ball_csv, "series.csv");
   CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
-  CU_ASSERT(csv_check(csv, 6) > 750); /* complete lines of t, height, ... */
+  CU_ASSERT(csv_check(csv, 7) > 750); /* complete lines of t, height, ..., row_kind */
   free(csv);
   CU_ASSERT(!path_exists(ball_csv, "results.mat")); /* format csv (default): no .mat */
   char *sum = slurp(ball_mat, "summary.json");
@@ -283,10 +311,11 @@ static void test_ball_series_and_events_match_csv(void) {
   CU_ASSERT(s.nrows > 750); /* t = 0 .. 1.5 every 2 ms, plus event rows */
   matvar_t *series = Mat_VarRead(mat, "series"), *su = Mat_VarRead(mat, "series_units");
   compare_with_csv(series, su, &s, 1);
+  check_row_kind(mat, &s);
   matvar_t *cols = Mat_VarRead(mat, "series_columns");
   CU_ASSERT_PTR_NOT_NULL_FATAL(cols);
   CU_ASSERT_EQUAL(cols->class_type, MAT_C_CELL);
-  for (int j = 0; j < s.ncols; ++j) {
+  for (int j = 0; j < s.ncols - 1; ++j) {
     char buf[128];
     text_of(Mat_VarGetCell(cols, j), buf, sizeof buf);
     CU_ASSERT_STRING_EQUAL(buf, s.names[j]);
@@ -490,6 +519,7 @@ static void test_failed_run_keeps_complete_mat(void) {
   CU_ASSERT(t.nrows > 30); /* up to t ~ 2 */
   matvar_t *series = Mat_VarRead(mat, "series"), *su = Mat_VarRead(mat, "series_units");
   compare_with_csv(series, su, &t, 0);
+  check_row_kind(mat, &t);
   char *const *f = Mat_VarGetStructFieldnames(series);
   CU_ASSERT_STRING_EQUAL(f[0], "t");
   CU_ASSERT_STRING_EQUAL(f[1], "x1st_level");

@@ -316,7 +316,7 @@ static void test_cli_ledger_and_segments(void) {
   CU_ASSERT(strstr(a, "energy_kinetic [J],energy_potential [J],work_applied [J],"
                       "work_impulses [J],dissipated_scheme [J]") != NULL);
   CU_ASSERT_STRING_EQUAL(a, b);
-  CU_ASSERT(csv_check(a, 14) == 201);
+  CU_ASSERT(csv_check(a, 15) == 201); /* ..., row_kind */
   CU_ASSERT(path_exists(seg, "summary.json"));
   free(a);
   free(b);

@@ -44,6 +44,13 @@ static int load_toy(mbdae_scenario *s, const char *const *sets, int n) {
 
 static double refill_time(int i) { return log(2.0) + i * log(3.0); }
 
+/* How many times needle occurs in text. */
+static long count_of(const char *text, const char *needle) {
+  long n = 0;
+  for (const char *p = text; (p = strstr(p, needle)) != NULL; p += strlen(needle)) ++n;
+  return n;
+}
+
 static void test_run_files(void) {
   mbdae_scenario s;
   CU_ASSERT_EQUAL_FATAL(load_toy(&s, NULL, 0), MBDAE_OK);
@@ -71,11 +78,27 @@ static void test_run_files(void) {
 
   char *series = slurp(out, "series.csv");
   CU_ASSERT_PTR_NOT_NULL_FATAL(series);
-  CU_ASSERT(strncmp(series, "t [s],y [m],ydot [m/s]\n", 23) == 0);
-  long rows = csv_check(series, 3);
+  CU_ASSERT(strncmp(series, "t [s],y [m],ydot [m/s],row_kind\n", 32) == 0);
+  long rows = csv_check(series, 4);
   CU_ASSERT_EQUAL(rows, r.rows);
   /* 31 grid samples, and each event adds its pre- and post-event rows */
   CU_ASSERT_EQUAL(rows, 31 + 2 * 3);
+  CU_ASSERT_EQUAL(count_of(series, ",sample\n"), 31);
+  CU_ASSERT_EQUAL(count_of(series, ",pre-event\n"), 3);
+  CU_ASSERT_EQUAL(count_of(series, ",post-event\n"), 3);
+  /* the first refill's pair: same t, y = e before and e + 1 after */
+  const char *pre = strstr(series, ",pre-event\n");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(pre);
+  while (pre > series && pre[-1] != '\n') --pre;
+  double t1, y1, t2, y2;
+  CU_ASSERT_EQUAL_FATAL(sscanf(pre, "%lf,%lf", &t1, &y1), 2);
+  const char *post = strchr(pre, '\n') + 1;
+  CU_ASSERT_EQUAL_FATAL(sscanf(post, "%lf,%lf", &t2, &y2), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(post, ",post-event\n") == strchr(post, '\n') - 11 ? post : NULL);
+  MBDAE_ASSERT_REL(t1, refill_time(0), 1e-8);
+  CU_ASSERT_EQUAL(t1, t2);
+  MBDAE_ASSERT_REL(y1, 0.5, 1e-8);
+  MBDAE_ASSERT_REL(y2, 1.5, 1e-8);
   free(series);
 
   char *events = slurp(out, "events.csv");
@@ -145,7 +168,7 @@ static void test_every_and_methods(void) {
     CU_ASSERT_PTR_NOT_NULL_FATAL(series);
     /* grid samples 0, 4, ..., 28 and the final one (30), plus the
      * pre- and post-event rows of the three events */
-    CU_ASSERT_EQUAL(csv_check(series, 3), 8 + 1 + 2 * 3);
+    CU_ASSERT_EQUAL(csv_check(series, 4), 8 + 1 + 2 * 3);
     /* the pre-event row of the first refill is there, at y = e */
     char want[64];
     snprintf(want, sizeof want, "\n%.6f", refill_time(0));
@@ -181,7 +204,8 @@ static void test_no_event_rows(void) {
   char *series = slurp(dir, "series.csv"), *events = slurp(dir, "events.csv");
   CU_ASSERT_PTR_NOT_NULL_FATAL(series);
   CU_ASSERT_PTR_NOT_NULL_FATAL(events);
-  CU_ASSERT_EQUAL(csv_check(series, 3), 31);
+  CU_ASSERT_EQUAL(csv_check(series, 4), 31);
+  CU_ASSERT_EQUAL(count_of(series, ",sample\n"), 31); /* the grid only */
   CU_ASSERT_PTR_NULL(strstr(series, "\n0.693")); /* no pre-event row */
   CU_ASSERT_EQUAL(csv_check(events, 11), 3); /* every event */
   free(series);
@@ -230,7 +254,7 @@ static void test_failure_keeps_valid_files(void) {
   CU_ASSERT(strlen(err) > 0);
   char *series = slurp(dir, "series.csv");
   CU_ASSERT_PTR_NOT_NULL_FATAL(series);
-  long rows = csv_check(series, 3);
+  long rows = csv_check(series, 4);
   CU_ASSERT(rows >= 11); /* t = 0 ... 1.0 at least, every line complete */
   free(series);
   char *events = slurp(dir, "events.csv");
@@ -263,7 +287,7 @@ static void test_failure_keeps_last_state(void) {
   char *series = slurp(dir, "series.csv");
   CU_ASSERT_PTR_NOT_NULL_FATAL(series);
   /* t = 0, 0.4, 0.8, the refill's two rows, and the held t = 1.0 */
-  CU_ASSERT_EQUAL(csv_check(series, 3), 6);
+  CU_ASSERT_EQUAL(csv_check(series, 4), 6);
   size_t n = strlen(series);
   const char *last = series + n - 1;
   while (last > series && last[-1] != '\n') --last;

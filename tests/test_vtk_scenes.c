@@ -290,7 +290,13 @@ static int read_series(const char *dir, series *s) {
       s->v = w;
     }
     for (int c = 0; c < s->ncol; ++c) {
-      s->v[s->nrow * s->ncol + c] = strtod(p, &p);
+      char *end;
+      s->v[s->nrow * s->ncol + c] = strtod(p, &end);
+      if (end == p) { /* a text field (row_kind): NAN here */
+        s->v[s->nrow * s->ncol + c] = NAN;
+        end = p + strcspn(p, ",\n");
+      }
+      p = end;
       if (*p == ',' || *p == '\n') ++p;
     }
     s->nrow++;
