@@ -91,7 +91,7 @@ static void test_bad_scenarios_exit_2_write_nothing(void) {
     {"ball_bad_theta.yaml", 4, "solver.theta", "must be in [0.5, 1] (got 0.4)"},
     {"ball_bad_moreau_step.yaml", 4, "solver.moreau_step", "must be in (0, inf) (got 0)"},
     {"pendulum_moreau.yaml", 3, "solver.method", "does not supply the mechanical form"},
-    {"capture_moreau_baumgarte.yaml", 6, "parameters.mode", "mode baumgarte is a compliant"},
+    {"capture_moreau_baumgarte.yaml", 6, "parameters.mode", "modes baumgarte and compliant are force laws"},
     {"capture_moreau_error_stab.yaml", 7, "parameters.control",
      "error_stabilization is a state feedback"},
     {"ball_bad_syntax.yaml", 0, NULL, "YAML syntax error"},

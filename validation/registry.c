@@ -5,6 +5,7 @@
 
 /* VALIDATION-TABLE-DECLARATIONS (keep this marker) */
 extern const mbdae_validation_case mbdae_validation_capture[];
+extern const mbdae_validation_case mbdae_validation_capture_moreau[];
 extern const mbdae_validation_case mbdae_validation_wheel[];
 extern const mbdae_validation_case mbdae_validation_strings[];
 extern const mbdae_validation_case mbdae_validation_ravine[];
@@ -18,6 +19,7 @@ extern const mbdae_validation_case mbdae_validation_moreau[];
 const mbdae_validation_case *const mbdae_validation_tables[] = {
   /* VALIDATION-TABLE-ENTRIES (keep this marker) */
   mbdae_validation_capture,
+  mbdae_validation_capture_moreau,
   mbdae_validation_wheel,
   mbdae_validation_strings,
   mbdae_validation_ravine,

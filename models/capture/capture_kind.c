@@ -142,7 +142,7 @@ static int kind_create(const void *params, mbdae_options *o, mbdae_model **model
     if (cp->mode != CAPTURE_MODE_EVENT) {
       key = "parameters.mode";
       why = "method moreau integrates the rigid strings and contacts of mode event (impacts "
-            "with e_string, e_body); mode baumgarte is a compliant force law for the "
+            "with e_string, e_body); modes baumgarte and compliant are force laws for the "
             "event-driven methods";
     } else if (cp->control == CAPTURE_CONTROL_ERROR_STAB) {
       key = "parameters.control";

@@ -1,0 +1,386 @@
+/* bench_capture_lcp.c - the one-step nonsmooth problems of the n x n net
+ * capture under moreau (the bench_capture set-up), taken from a real run
+ * and solved by mbdae's sparse active-set solver (solver/nonsmooth.c) and by
+ * Siconos Numerics' LCP solvers on the Delassus form, side by side.
+ *
+ * The run (bench_capture's scenario, h, theta 1/2, activation 1/2) stops at
+ * each listed time t; the step that starts there is rebuilt exactly as
+ * solver/backend_moreau.c builds it: W = M, r = M v + h f_theta, the index
+ * set g + h/2 G v <= 0, b = e G v, the Jacobian Gp at q (+) h v, and the
+ * warm start P = the previous step's impulses. Then
+ *   mbdae     : ns_solve on [W -Gp^T; Gp E] (KLU), warm and cold start;
+ *   siconos-* : LCP  w = D z + qv, 0 <= z _|_ w >= 0 over the index set,
+ *               D = Gp W^-1 Gp^T (dense, column-major), qv = Gp W^-1 r + b,
+ *               by lcp_driver_DenseMatrix with Lemke, PGS, Newton-min
+ *               (FB line search) and NSGS; the assembly of D is timed apart.
+ * Every solution is checked with one measure: v = W^-1 (r + Gp^T z),
+ * w = Gp v + b, residual = max over the set |min(D_ii z_i, w_i)|, relative
+ * to the free velocities' scale (nonsmooth.c's tolerance scale).
+ *
+ * Usage: bench_capture_lcp N H T1 [T2 ...] [--repeat R] [--dump DIR]
+ *   --dump DIR writes each problem as DIR/lcp_N_T.txt (size, D column-major,
+ *   qv; the LCP a Siconos script can load). One line per problem and solver:
+ *   t, set size, nnz(D), solver, info, CPU ms per solve (median of R), the
+ *   assembly ms, iterations, residual, |z - z_mbdae|_inf. */
+#define _POSIX_C_SOURCE 199309L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <siconos/numerics/LCP_Solvers.h>
+#include <siconos/numerics/LinearComplementarityProblem.h>
+#include <siconos/numerics/NumericsMatrix.h>
+#include <siconos/numerics/SolverOptions.h>
+#include <siconos/numerics/lcp_cst.h>
+
+#include "capture/capture.h"
+#include "capture/capture_internal.h"
+#include "capture/capture_mechanics.h"
+#include "mbdae/mbdae.h"
+#include "nonsmooth.h"
+
+extern const mbdae_model_kind mbdae_model_net_capture;
+
+static double cpu_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+typedef struct lcp_problem {
+  double t;
+  int nset;
+  double *Wx, *r, *b, *Gx, *P0; /* the step's data (full rows) */
+  unsigned char *in_set;
+} lcp_problem;
+
+typedef struct collect {
+  capture_model *m;
+  const mbdae_options *o;
+  const double *times;
+  int ntimes, next;
+  lcp_problem *probs;
+} collect;
+
+/* The step starting at the record's state, as backend_moreau.c builds it. */
+static int build(collect *c, const double *y, double t, lcp_problem *pb) {
+  capture_model *m = c->m;
+  capture_mech *me = m->mech;
+  double h = c->o->moreau_step, th = c->o->theta;
+  int nv = me->nv, nq = me->nq, nc = me->nrows;
+  double *q = malloc((size_t)nq * sizeof *q), *v = malloc((size_t)nv * sizeof *v);
+  double *f0 = malloc((size_t)nv * sizeof *f0), *f1 = malloc((size_t)nv * sizeof *f1);
+  double *qp = malloc((size_t)nq * sizeof *qp), *g = malloc((size_t)nc * sizeof *g);
+  double *G = malloc((size_t)me->gnnz * sizeof *G);
+  pb->t = t;
+  pb->Wx = malloc((size_t)me->mnnz * sizeof *pb->Wx);
+  pb->r = calloc((size_t)nv, sizeof *pb->r);
+  pb->b = calloc((size_t)nc, sizeof *pb->b);
+  pb->Gx = malloc((size_t)me->gnnz * sizeof *pb->Gx);
+  pb->P0 = calloc((size_t)nc, sizeof *pb->P0);
+  pb->in_set = calloc((size_t)nc, 1);
+  if (!q || !v || !f0 || !f1 || !qp || !g || !G || !pb->Wx || !pb->r || !pb->b || !pb->Gx ||
+      !pb->P0 || !pb->in_set)
+    return -1;
+  capture_mech_pack(m, me, y, q, v);
+  capture_mech_mass(t, q, pb->Wx, m);
+  capture_mech_forces(t, q, v, f0, m);
+  capture_mech_forces(t + h, q, v, f1, m);
+  for (int j = 0; j < nv; ++j)
+    for (mbdae_index k = me->mcolptr[j]; k < me->mcolptr[j + 1]; ++k)
+      pb->r[me->mrowind[k]] += pb->Wx[k] * v[j];
+  for (int j = 0; j < nv; ++j) pb->r[j] += h * (th * f1[j] + (1.0 - th) * f0[j]);
+  capture_mech_gap(t, q, g, m);
+  capture_mech_gap_jacobian(t, q, G, m);
+  pb->nset = 0;
+  for (int i = 0; i < nc; ++i) {
+    double U = 0.0;
+    for (mbdae_index k = me->growptr[i]; k < me->growptr[i + 1]; ++k) U += G[k] * v[me->gcolind[k]];
+    pb->in_set[i] = g[i] + c->o->activation * h * U <= 0.0;
+    pb->b[i] = me->restitution[i] * U;
+    pb->P0[i] = m->lambda[i] * h; /* the last step's impulse (impulse observer) */
+    pb->nset += pb->in_set[i];
+  }
+  capture_mech_position_update(h, q, v, qp, m);
+  capture_mech_gap_jacobian(t + h, qp, pb->Gx, m);
+  free(q), free(v), free(f0), free(f1), free(qp), free(g), free(G);
+  return 0;
+}
+
+static int on_step(const mbdae_step_record *r, void *ud) {
+  collect *c = ud;
+  if (c->next >= c->ntimes) return 1;
+  if (fabs(r->t - c->times[c->next]) < 0.5 * r->h) {
+    if (build(c, r->y, r->t, &c->probs[c->next])) return -1;
+    c->next++;
+    if (c->next >= c->ntimes) return 1; /* stop the run */
+  }
+  return 0;
+}
+
+/* W^-1 x for the capture's W = diag(m_i I3, m_P I3, J). */
+static void winv(const capture_model *m, const double *x, double *out) {
+  int n3 = 3 * m->np + 3;
+  for (int i = 0; i < 3 * m->np; ++i) out[i] = x[i] * m->minv[i / 3];
+  for (int c = 0; c < 3; ++c) out[3 * m->np + c] = x[3 * m->np + c] / m->body->mass;
+  const double *Ji = m->body->Jinv;
+  for (int r = 0; r < 3; ++r)
+    out[n3 + r] = Ji[3 * r] * x[n3] + Ji[3 * r + 1] * x[n3 + 1] + Ji[3 * r + 2] * x[n3 + 2];
+}
+
+typedef struct delassus {
+  int n;        /* set size */
+  int *rows;    /* n: constraint rows of the set */
+  double *D;    /* n x n column-major */
+  double *qv;   /* n */
+  long nnz;
+} delassus;
+
+static int assemble(const capture_model *m, const lcp_problem *pb, delassus *d) {
+  const capture_mech *me = m->mech;
+  int nv = me->nv, nc = me->nrows, n = pb->nset;
+  d->n = n;
+  d->rows = malloc((size_t)(n > 0 ? n : 1) * sizeof *d->rows);
+  d->D = calloc((size_t)n * (size_t)n + 1, sizeof *d->D);
+  d->qv = malloc((size_t)(n > 0 ? n : 1) * sizeof *d->qv);
+  double *e = calloc((size_t)nv, sizeof *e), *z = calloc((size_t)nv, sizeof *z);
+  if (!d->rows || !d->D || !d->qv || !e || !z) return -1;
+  int k = 0;
+  for (int i = 0; i < nc; ++i)
+    if (pb->in_set[i]) d->rows[k++] = i;
+  /* qv = Gp W^-1 r + b */
+  winv(m, pb->r, z);
+  for (int a = 0; a < n; ++a) {
+    int i = d->rows[a];
+    double s = pb->b[i];
+    for (mbdae_index p = me->growptr[i]; p < me->growptr[i + 1]; ++p) s += pb->Gx[p] * z[me->gcolind[p]];
+    d->qv[a] = s;
+  }
+  /* column b of D: Gp W^-1 Gp_b^T */
+  d->nnz = 0;
+  for (int bb = 0; bb < n; ++bb) {
+    int j = d->rows[bb];
+    memset(e, 0, (size_t)nv * sizeof *e);
+    for (mbdae_index p = me->growptr[j]; p < me->growptr[j + 1]; ++p) e[me->gcolind[p]] = pb->Gx[p];
+    winv(m, e, z);
+    for (int a = 0; a < n; ++a) {
+      int i = d->rows[a];
+      double s = 0.0;
+      for (mbdae_index p = me->growptr[i]; p < me->growptr[i + 1]; ++p) s += pb->Gx[p] * z[me->gcolind[p]];
+      d->D[(size_t)bb * n + a] = s;
+      d->nnz += s != 0.0;
+    }
+  }
+  free(e), free(z);
+  return 0;
+}
+
+/* The common measure: v = W^-1 (r + Gp^T P), w = Gp v + b over the set. */
+static double residual(const capture_model *m, const lcp_problem *pb, const double *P,
+                       double *vref_out) {
+  const capture_mech *me = m->mech;
+  int nv = me->nv, nc = me->nrows;
+  double *x = malloc((size_t)nv * sizeof *x), *v = malloc((size_t)nv * sizeof *v);
+  double *vf = malloc((size_t)nv * sizeof *vf), *z = calloc((size_t)nv, sizeof *z);
+  memcpy(x, pb->r, (size_t)nv * sizeof *x);
+  for (int i = 0; i < nc; ++i)
+    if (pb->in_set[i] && P[i] != 0.0)
+      for (mbdae_index p = me->growptr[i]; p < me->growptr[i + 1]; ++p) x[me->gcolind[p]] += pb->Gx[p] * P[i];
+  winv(m, x, v);
+  winv(m, pb->r, vf);
+  double res = 0.0, vref = 0.0;
+  for (int i = 0; i < nc; ++i) {
+    if (!pb->in_set[i]) continue;
+    double w = pb->b[i], wf = pb->b[i], terms = fabs(pb->b[i]), dii = 0.0;
+    memset(z, 0, (size_t)nv * sizeof *z);
+    for (mbdae_index p = me->growptr[i]; p < me->growptr[i + 1]; ++p) {
+      int c = (int)me->gcolind[p];
+      w += pb->Gx[p] * v[c];
+      wf += pb->Gx[p] * vf[c];
+      terms += fabs(pb->Gx[p] * vf[c]);
+      z[c] = pb->Gx[p];
+    }
+    winv(m, z, x); /* D_ii = G_i W^-1 G_i^T */
+    for (mbdae_index p = me->growptr[i]; p < me->growptr[i + 1]; ++p) dii += pb->Gx[p] * x[me->gcolind[p]];
+    res = fmax(res, fabs(fmin(dii * P[i], w)));
+    vref = fmax(vref, fmax(fabs(wf), terms));
+  }
+  free(x), free(v), free(vf), free(z);
+  *vref_out = vref;
+  return res;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 4) {
+    fprintf(stderr, "usage: %s N H T1 [T2 ...] [--repeat R] [--dump DIR]\n", argv[0]);
+    return 2;
+  }
+  int n = atoi(argv[1]), repeat = 3;
+  double h = atof(argv[2]);
+  const char *dump = NULL;
+  double times[64];
+  int ntimes = 0;
+  for (int a = 3; a < argc; ++a) {
+    if (!strcmp(argv[a], "--repeat") && a + 1 < argc) repeat = atoi(argv[++a]);
+    else if (!strcmp(argv[a], "--dump") && a + 1 < argc) dump = argv[++a];
+    else if (ntimes < 64) times[ntimes++] = atof(argv[a]);
+  }
+  if (n < 2 || n > 100 || !(h > 0.0) || ntimes == 0 || repeat < 1) {
+    fprintf(stderr, "bad arguments\n");
+    return 2;
+  }
+  capture_params p;
+  capture_params_default(&p);
+  p.rows = p.cols = n;
+  p.spacing = 0.45 * 9.0 / (n - 1);
+  p.point_mass = 1.0 / ((double)n * n);
+  p.launch_point[2] = -5.0;
+  p.launch_velocity[2] = 3.0;
+  p.deploy_time = 1.0;
+  p.shape = CAPTURE_SHAPE_PRISM;
+  p.prism_sides = 8;
+  p.prism_radius = 1.0;
+  p.prism_length = 2.0;
+  p.body_mass = 10.0;
+  p.body_attitude[0] = p.body_attitude[2] = sqrt(0.5);
+  p.body_omega[1] = 0.3;
+  p.body_omega[2] = 0.2;
+  p.e_string = 0.0;
+  p.e_body = 0.3;
+  mbdae_options o;
+  mbdae_options_default(&o);
+  o.method = MBDAE_METHOD_MOREAU;
+  o.moreau_step = h;
+  o.t_end = times[ntimes - 1] + 2 * h;
+  o.dt_out = o.t_end;
+  o.max_steps = 100000000;
+  mbdae_model *mk = NULL;
+  mbdae_param_error err;
+  memset(&err, 0, sizeof err);
+  if (mbdae_model_net_capture.create(&p, &o, &mk, &err)) {
+    fprintf(stderr, "create: %s\n", err.msg);
+    return 1;
+  }
+  capture_model *m = (capture_model *)mk;
+  mbdae_problem *pr = mbdae_model_net_capture.problem(mk);
+  int nsz = mbdae_problem_size(pr);
+  double *y = calloc((size_t)nsz, sizeof *y), *yp = calloc((size_t)nsz, sizeof *yp);
+  collect c = {m, &o, times, ntimes, 0, calloc((size_t)ntimes, sizeof(lcp_problem))};
+  if (!y || !yp || !c.probs) return 1;
+  mbdae_model_net_capture.initial_state(mk, 0.0, y, yp);
+  o.step_observer = on_step;
+  o.step_data = &c;
+  mbdae_stats st;
+  char msg[512] = "";
+  int rc = mbdae_run(pr, &o, y, yp, &st, msg, sizeof msg);
+  if (rc && rc != MBDAE_STOPPED) {
+    fprintf(stderr, "run: %s\n", msg);
+    return 1;
+  }
+  capture_mech *me = m->mech;
+  int nv = me->nv, nc = me->nrows;
+  printf("# capture %d x %d, h %g: %d unknowns v, %d rows; residual relative to the free "
+         "velocities' scale\n", n, n, h, nv, nc);
+  double *v = malloc((size_t)nv * sizeof *v), *P = malloc((size_t)nc * sizeof *P);
+  double *Pm = malloc((size_t)nc * sizeof *Pm), *tms = malloc((size_t)repeat * sizeof *tms);
+  char why[512];
+  for (int k = 0; k < c.next; ++k) {
+    lcp_problem *pb = &c.probs[k];
+    /* mbdae: a fresh solver per problem (the run's analysis is once per run) */
+    for (int warm = 1; warm >= 0; --warm) {
+      ns_result res;
+      int nrc = 0;
+      for (int r = 0; r < repeat; ++r) {
+        ns_solver *ns = ns_create(nv, me->mcolptr, me->mrowind, nc, nc, me->growptr, me->gcolind,
+                                  why, sizeof why);
+        if (!ns) return 1;
+        ns_input in = {.Wx = pb->Wx, .w_changed = 1, .Gx = pb->Gx, .r = pb->r, .b = pb->b,
+                       .in_set = pb->in_set, .tol = 1e-10, .max_iter = 50};
+        /* the first solve factors W and analyses the KKT once, as in a run */
+        unsigned char *none = calloc((size_t)nc, 1);
+        ns_input in0 = in;
+        in0.in_set = none;
+        memset(P, 0, (size_t)nc * sizeof *P);
+        ns_solve(ns, &in0, v, P, &res, why, sizeof why);
+        free(none);
+        in.w_changed = 0;
+        for (int i = 0; i < nc; ++i) P[i] = warm ? pb->P0[i] : 0.0;
+        double t0 = cpu_now();
+        nrc = ns_solve(ns, &in, v, P, &res, why, sizeof why);
+        tms[r] = cpu_now() - t0;
+        ns_free(&ns);
+      }
+      qsort(tms, (size_t)repeat, sizeof *tms, cmp_double);
+      double vref, resid = residual(m, pb, P, &vref);
+      if (warm) memcpy(Pm, P, (size_t)nc * sizeof *P);
+      printf("t=%.4f set=%d solver=mbdae-%s info=%d ms=%.3f assembly_ms=0 iters=%d sweeps=%d "
+             "residual=%.2e dz=0\n",
+             pb->t, pb->nset, warm ? "warm" : "cold", nrc, 1e3 * tms[repeat / 2],
+             res.iterations, res.sweeps, resid / vref);
+    }
+    /* Siconos Numerics on the Delassus LCP */
+    delassus d;
+    double ta = cpu_now();
+    if (assemble(m, pb, &d)) return 1;
+    double asm_ms = 1e3 * (cpu_now() - ta);
+    if (dump) {
+      char path[4096];
+      snprintf(path, sizeof path, "%s/lcp_%d_%.4f.txt", dump, n, pb->t);
+      FILE *f = fopen(path, "w");
+      if (f) {
+        fprintf(f, "%d\n", d.n);
+        for (size_t i = 0; i < (size_t)d.n * d.n; ++i) fprintf(f, "%.17g\n", d.D[i]);
+        for (int i = 0; i < d.n; ++i) fprintf(f, "%.17g\n", d.qv[i]);
+        fclose(f);
+      }
+    }
+    static const struct { int id; const char *name; } sol[] = {
+      {SICONOS_LCP_LEMKE, "siconos-lemke"},
+      {SICONOS_LCP_NEWTON_FB_FBLSA, "siconos-newton-fb"},
+      {SICONOS_LCP_PGS, "siconos-pgs"}};
+    for (size_t s = 0; s < sizeof sol / sizeof sol[0]; ++s) {
+      double *z = calloc((size_t)d.n + 1, sizeof *z), *w = calloc((size_t)d.n + 1, sizeof *w);
+      double *Dc = malloc(((size_t)d.n * d.n + 1) * sizeof *Dc);
+      int info = -1, iters = -1;
+      for (int r = 0; r < repeat; ++r) {
+        memcpy(Dc, d.D, (size_t)d.n * d.n * sizeof *Dc); /* solvers may pivot in place */
+        NumericsMatrix *M = NM_create_from_data(NM_DENSE, d.n, d.n, Dc);
+        LinearComplementarityProblem lcp = {d.n, M, d.qv};
+        SolverOptions *opt = solver_options_create(sol[s].id);
+        opt->dparam[SICONOS_DPARAM_TOL] = 1e-12;
+        opt->iparam[SICONOS_IPARAM_MAX_ITER] = 100000;
+        memset(z, 0, (size_t)d.n * sizeof *z);
+        memset(w, 0, (size_t)d.n * sizeof *w);
+        double t0 = cpu_now();
+        info = lcp_driver_DenseMatrix(&lcp, z, w, opt);
+        tms[r] = cpu_now() - t0;
+        iters = opt->iparam[SICONOS_IPARAM_ITER_DONE];
+        solver_options_delete(opt);
+        M->matrix0 = NULL; /* Dc is ours */
+        NM_free(M);
+      }
+      qsort(tms, (size_t)repeat, sizeof *tms, cmp_double);
+      memset(P, 0, (size_t)nc * sizeof *P);
+      double dz = 0.0;
+      for (int a = 0; a < d.n; ++a) {
+        P[d.rows[a]] = z[a];
+        dz = fmax(dz, fabs(z[a] - Pm[d.rows[a]]));
+      }
+      double vref, resid = residual(m, pb, P, &vref);
+      printf("t=%.4f set=%d nnzD=%ld solver=%s info=%d ms=%.3f assembly_ms=%.3f iters=%d "
+             "residual=%.2e dz=%.2e\n",
+             pb->t, pb->nset, d.nnz, sol[s].name, info, 1e3 * tms[repeat / 2], asm_ms, iters,
+             resid / vref, dz);
+      free(z), free(w), free(Dc);
+    }
+    free(d.rows), free(d.D), free(d.qv);
+  }
+  return 0;
+}
