@@ -17,7 +17,18 @@
  * w = Gp v + b, residual = max over the set |min(D_ii z_i, w_i)|, relative
  * to the free velocities' scale (nonsmooth.c's tolerance scale).
  *
- * Usage: bench_capture_lcp N H T1 [T2 ...] [--repeat R] [--dump DIR]
+ * Then, to say what a faster one-step solve would need, the factorisation
+ * that dominates mbdae's (one per active-set iteration) is timed in three
+ * forms, on the final active set A of the problem (rows with P > 0):
+ *   kkt-klu-factor / kkt-klu-refactor: the KKT [W G^T; G -E] (E = 1e-12 D_ii
+ *     on A, 1 elsewhere: quasi-definite) by KLU with partial pivoting (as
+ *     nonsmooth.c), and numerically only with the same pivots;
+ *   kkt-cholmod-ldl: the same matrix by CHOLMOD's LDL^T without pivoting
+ *     (a quasi-definite matrix has one for every symmetric ordering);
+ *   schur-cholmod: the Delassus matrix D_AA + 1e-12 diag by CHOLMOD (LL^T).
+ * fill = nnz of the factors.
+ *
+ * Usage: bench_capture_lcp N H T1 [T2 ...] [--repeat R] [--dump DIR] [--no-siconos]
  *   --dump DIR writes each problem as DIR/lcp_N_T.txt (size, D column-major,
  *   qv; the LCP a Siconos script can load). One line per problem and solver:
  *   t, set size, nnz(D), solver, info, CPU ms per solve (median of R), the
@@ -34,6 +45,9 @@
 #include <siconos/numerics/NumericsMatrix.h>
 #include <siconos/numerics/SolverOptions.h>
 #include <siconos/numerics/lcp_cst.h>
+
+#include <suitesparse/cholmod.h>
+#include <suitesparse/klu.h>
 
 #include "capture/capture.h"
 #include "capture/capture_internal.h"
@@ -217,12 +231,141 @@ static int cmp_double(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
+static double median(double *x, int n) {
+  qsort(x, (size_t)n, sizeof *x, cmp_double);
+  return x[n / 2];
+}
+
+/* The factorisation forms on the final active set (rows with P > 0). */
+static void factor_forms(const capture_model *m, const lcp_problem *pb, const double *P,
+                         int repeat) {
+  const capture_mech *me = m->mech;
+  int nv = me->nv, nc = me->nrows, n = nv + nc;
+  double *dii = calloc((size_t)nc, sizeof *dii), *z = calloc((size_t)nv, sizeof *z);
+  double *x = calloc((size_t)nv, sizeof *x), *tm = malloc((size_t)repeat * sizeof *tm);
+  int na = 0;
+  for (int i = 0; i < nc; ++i) {
+    memset(z, 0, (size_t)nv * sizeof *z);
+    for (mbdae_index p = me->growptr[i]; p < me->growptr[i + 1]; ++p) z[me->gcolind[p]] = pb->Gx[p];
+    winv(m, z, x);
+    for (mbdae_index p = me->growptr[i]; p < me->growptr[i + 1]; ++p) dii[i] += pb->Gx[p] * x[me->gcolind[p]];
+    na += P[i] > 0.0;
+  }
+  cholmod_common cc;
+  cholmod_start(&cc);
+  /* the KKT, both triangles (KLU) and the upper one (CHOLMOD) */
+  size_t cap = (size_t)me->mnnz + 2 * (size_t)me->gnnz + (size_t)nc;
+  cholmod_triplet *Tf = cholmod_allocate_triplet(n, n, cap, 0, CHOLMOD_REAL, &cc);
+  cholmod_triplet *Tu = cholmod_allocate_triplet(n, n, cap, 1, CHOLMOD_REAL, &cc);
+  if (!Tf || !Tu) return;
+#define PUT(T, r, c, v) do { int *ti = (T)->i, *tj = (T)->j; double *tx = (T)->x; \
+    ti[(T)->nnz] = (r); tj[(T)->nnz] = (c); tx[(T)->nnz] = (v); (T)->nnz++; } while (0)
+  for (int j = 0; j < nv; ++j)
+    for (mbdae_index p = me->mcolptr[j]; p < me->mcolptr[j + 1]; ++p) {
+      int r = (int)me->mrowind[p];
+      PUT(Tf, r, j, pb->Wx[p]);
+      if (r <= j) PUT(Tu, r, j, pb->Wx[p]);
+    }
+  for (int i = 0; i < nc; ++i) {
+    int on = P[i] > 0.0;
+    for (mbdae_index p = me->growptr[i]; p < me->growptr[i + 1]; ++p) {
+      int c = (int)me->gcolind[p];
+      double g = on ? pb->Gx[p] : 0.0; /* the pattern stays, as in nonsmooth.c */
+      PUT(Tf, nv + i, c, g);
+      PUT(Tf, c, nv + i, g);
+      PUT(Tu, c, nv + i, g);
+    }
+    double e = on ? 1e-12 * dii[i] : 1.0;
+    PUT(Tf, nv + i, nv + i, -e);
+    PUT(Tu, nv + i, nv + i, -e);
+  }
+  cholmod_sparse *Kf = cholmod_triplet_to_sparse(Tf, 0, &cc);
+  cholmod_sparse *Ku = cholmod_triplet_to_sparse(Tu, 0, &cc);
+  /* KLU as nonsmooth.c: analyse once, factor with pivoting, refactor */
+  klu_common kc;
+  klu_defaults(&kc);
+  klu_symbolic *sym = klu_analyze(n, Kf->p, Kf->i, &kc);
+  klu_numeric *num = NULL;
+  for (int r = 0; r < repeat; ++r) {
+    if (num) klu_free_numeric(&num, &kc);
+    double t0 = cpu_now();
+    num = klu_factor(Kf->p, Kf->i, Kf->x, sym, &kc);
+    tm[r] = cpu_now() - t0;
+  }
+  long fill = num ? (long)(num->lnz + num->unz) : -1;
+  printf("t=%.4f active=%d form=kkt-klu-factor n=%d ms=%.3f fill=%ld\n", pb->t, na, n,
+         1e3 * median(tm, repeat), fill);
+  for (int r = 0; r < repeat && num; ++r) {
+    double t0 = cpu_now();
+    klu_refactor(Kf->p, Kf->i, Kf->x, sym, num, &kc);
+    tm[r] = cpu_now() - t0;
+  }
+  printf("t=%.4f active=%d form=kkt-klu-refactor n=%d ms=%.3f fill=%ld\n", pb->t, na, n,
+         1e3 * median(tm, repeat), fill);
+  if (num) klu_free_numeric(&num, &kc);
+  klu_free_symbolic(&sym, &kc);
+  /* CHOLMOD LDL^T, simplicial, no pivoting */
+  cc.supernodal = CHOLMOD_SIMPLICIAL;
+  cc.final_ll = 0;
+  cholmod_factor *L = cholmod_analyze(Ku, &cc);
+  for (int r = 0; r < repeat && L; ++r) {
+    double t0 = cpu_now();
+    cholmod_factorize(Ku, L, &cc);
+    tm[r] = cpu_now() - t0;
+  }
+  printf("t=%.4f active=%d form=kkt-cholmod-ldl n=%d ms=%.3f fill=%.0f status=%d\n", pb->t, na,
+         n, 1e3 * median(tm, repeat), cc.lnz, cc.status);
+  cholmod_free_factor(&L, &cc);
+  /* Schur complement on the active set: D_AA (dense assembly, sparse factor) */
+  int *act = malloc((size_t)(na > 0 ? na : 1) * sizeof *act);
+  int k = 0;
+  for (int i = 0; i < nc; ++i)
+    if (P[i] > 0.0) act[k++] = i;
+  double *col = calloc((size_t)na + 1, sizeof *col);
+  cholmod_triplet *Td = cholmod_allocate_triplet(na, na, (size_t)na * 64 + 1, 1, CHOLMOD_REAL, &cc);
+  for (int b = 0; b < na && Td; ++b) {
+    memset(z, 0, (size_t)nv * sizeof *z);
+    int j = act[b];
+    for (mbdae_index p = me->growptr[j]; p < me->growptr[j + 1]; ++p) z[me->gcolind[p]] = pb->Gx[p];
+    winv(m, z, x);
+    for (int a = 0; a <= b; ++a) {
+      int i = act[a];
+      double sd = a == b ? 1e-12 * dii[i] : 0.0;
+      for (mbdae_index p = me->growptr[i]; p < me->growptr[i + 1]; ++p) sd += pb->Gx[p] * x[me->gcolind[p]];
+      if (sd == 0.0) continue;
+      if (Td->nnz == Td->nzmax) cholmod_reallocate_triplet(2 * Td->nzmax, Td, &cc);
+      PUT(Td, a, b, sd);
+    }
+  }
+#undef PUT
+  cholmod_sparse *D = Td ? cholmod_triplet_to_sparse(Td, 0, &cc) : NULL;
+  cc.supernodal = CHOLMOD_AUTO;
+  cc.final_ll = 1;
+  cholmod_factor *LD = D ? cholmod_analyze(D, &cc) : NULL;
+  for (int r = 0; r < repeat && LD; ++r) {
+    double t0 = cpu_now();
+    cholmod_factorize(D, LD, &cc);
+    tm[r] = cpu_now() - t0;
+  }
+  printf("t=%.4f active=%d form=schur-cholmod nnzD=%ld ms=%.3f fill=%.0f status=%d\n", pb->t, na,
+         D ? (long)cholmod_nnz(D, &cc) : -1L, 1e3 * median(tm, repeat), cc.lnz, cc.status);
+  cholmod_free_factor(&LD, &cc);
+  cholmod_free_sparse(&D, &cc);
+  cholmod_free_triplet(&Td, &cc);
+  cholmod_free_sparse(&Kf, &cc);
+  cholmod_free_sparse(&Ku, &cc);
+  cholmod_free_triplet(&Tf, &cc);
+  cholmod_free_triplet(&Tu, &cc);
+  cholmod_finish(&cc);
+  free(dii), free(z), free(x), free(tm), free(act), free(col);
+}
+
 int main(int argc, char **argv) {
   if (argc < 4) {
     fprintf(stderr, "usage: %s N H T1 [T2 ...] [--repeat R] [--dump DIR]\n", argv[0]);
     return 2;
   }
-  int n = atoi(argv[1]), repeat = 3;
+  int n = atoi(argv[1]), repeat = 3, skip_siconos = 0;
   double h = atof(argv[2]);
   const char *dump = NULL;
   double times[64];
@@ -230,6 +373,7 @@ int main(int argc, char **argv) {
   for (int a = 3; a < argc; ++a) {
     if (!strcmp(argv[a], "--repeat") && a + 1 < argc) repeat = atoi(argv[++a]);
     else if (!strcmp(argv[a], "--dump") && a + 1 < argc) dump = argv[++a];
+    else if (!strcmp(argv[a], "--no-siconos")) skip_siconos = 1;
     else if (ntimes < 64) times[ntimes++] = atof(argv[a]);
   }
   if (n < 2 || n > 100 || !(h > 0.0) || ntimes == 0 || repeat < 1) {
@@ -317,7 +461,7 @@ int main(int argc, char **argv) {
         tms[r] = cpu_now() - t0;
         ns_free(&ns);
       }
-      qsort(tms, (size_t)repeat, sizeof *tms, cmp_double);
+      median(tms, repeat);
       double vref, resid = residual(m, pb, P, &vref);
       if (warm) memcpy(Pm, P, (size_t)nc * sizeof *P);
       printf("t=%.4f set=%d solver=mbdae-%s info=%d ms=%.3f assembly_ms=0 iters=%d sweeps=%d "
@@ -325,6 +469,8 @@ int main(int argc, char **argv) {
              pb->t, pb->nset, warm ? "warm" : "cold", nrc, 1e3 * tms[repeat / 2],
              res.iterations, res.sweeps, resid / vref);
     }
+    factor_forms(m, pb, Pm, repeat);
+    if (skip_siconos) continue;
     /* Siconos Numerics on the Delassus LCP */
     delassus d;
     double ta = cpu_now();

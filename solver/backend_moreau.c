@@ -226,8 +226,13 @@ static int project(mbdae_engine *e, double *viol) {
   const double before = *viol;
   memset(b->r, 0, (size_t)b->nv * sizeof *b->r);
   for (int it = 1; it <= NS_PROJECTION_ITERS; ++it) {
+    /* rows within the violation of their surface too: a correction that
+     * pushes a violated row out must not push a satisfied neighbour in (a
+     * taut string next to a point pushed out of the body), or the rounds
+     * only pass the violation around */
+    const double margin = *viol;
     for (int i = 0; i < b->nc; ++i) {
-      b->in_set[i] = i >= b->nu || b->gap[i] <= 0.0;
+      b->in_set[i] = i >= b->nu || b->gap[i] <= margin;
       b->b[i] = b->gap[i];
       b->U[i] = 0.0; /* the multipliers, cold */
     }
