@@ -697,12 +697,17 @@ int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
     res->status = MBDAE_ERR_UNSUPPORTED;
     goto done;
   }
-  if ((mbdae_problem_form(c.problem) == MBDAE_FORM_DAE) != (o.method == MBDAE_METHOD_IDA) &&
-      o.method != MBDAE_METHOD_MOREAU) {
+  /* ida takes the DAE form, arkode also a semi-explicit index-1 one, the others the ODE form */
+  const int dae = mbdae_problem_form(c.problem) == MBDAE_FORM_DAE;
+  const int form_ok = dae ? o.method == MBDAE_METHOD_IDA ||
+                                (o.method == MBDAE_METHOD_ARKODE &&
+                                 mbdae_problem_completion_size(c.problem) > 0)
+                          : o.method != MBDAE_METHOD_IDA;
+  if (!form_ok && o.method != MBDAE_METHOD_MOREAU) {
     char why[256];
     snprintf(why, sizeof why, "model '%s' built its %s form, which method %s cannot integrate "
              "(ida takes the DAE form; cvode-bdf, cvode-adams, rk4 and arkode the ODE form)",
-             k->name, mbdae_problem_form(c.problem) == MBDAE_FORM_DAE ? "DAE" : "ODE",
+             k->name, dae ? "DAE" : "ODE",
              mbdae_method_name(o.method));
     mbdae_scenario_key_error(s, "solver.method", why, err, errlen);
     rc = MBDAE_ERR_SCENARIO;

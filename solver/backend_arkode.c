@@ -16,6 +16,7 @@
 #include <sunmatrix/sunmatrix_dense.h>
 #include <sunmatrix/sunmatrix_sparse.h>
 
+#include "arkode_dae.h"
 #include "engine_impl.h"
 #include "mbdae/status.h"
 #include "sundials_util.h"
@@ -28,6 +29,7 @@ typedef struct arkode_backend {
   SUNLinearSolver LS;
   long nst_seen;   /* steps already reported to the engine (ARKStepReset keeps counters) */
   int order;       /* of the table */
+  mbdae_arkode_dae *dae; /* a DAE form: its reduction to the differential unknowns */
 } arkode_backend;
 
 /* mbdae_arkode_table -> ARKODE's table, in the enum's order */
@@ -76,12 +78,23 @@ static int ark_create(mbdae_engine *e) {
   e->backend = b;
   e->step_probe = ark_probe;
   if (SUNContext_Create(NULL, &b->ctx) != 0) return MBDAE_ERR_SUNDIALS;
-  b->y = N_VMake_Serial(e->n, e->y, b->ctx);
+  /* a DAE form is integrated in its differential unknowns, y[0..nd) */
+  const int dae = p->form == MBDAE_FORM_DAE;
+  b->y = N_VMake_Serial(dae ? p->nd : e->n, e->y, b->ctx);
   if (!b->y) return MBDAE_ERR_MEMORY;
+  SUNLinearSolver dae_ls = NULL;
+  SUNMatrix dae_A = NULL;
+  if (dae) {
+    int rc = MBDAE_OK;
+    b->dae = mbdae_arkode_dae_create(e, b->ctx, &dae_ls, &dae_A, &rc);
+    if (!b->dae) return rc;
+  }
   /* fully implicit: the whole right-hand side is the implicit part fi */
-  b->mem = ARKStepCreate(NULL, mbdae_sundials_ode_rhs, e->t, b->y, b->ctx);
+  b->mem = ARKStepCreate(NULL, dae ? mbdae_arkode_dae_rhs : mbdae_sundials_ode_rhs, e->t, b->y,
+                         b->ctx);
   if (!b->mem) return MBDAE_ERR_MEMORY;
-  ARK_CHECK(ARKStepSetUserData(b->mem, e));
+  if (dae) mbdae_arkode_dae_attach(b->dae, b->mem);
+  ARK_CHECK(ARKStepSetUserData(b->mem, dae ? (void *)b->dae : (void *)e));
   ARK_CHECK(ARKStepSetErrHandlerFn(b->mem, mbdae_sundials_error_handler, e));
   ARK_CHECK(ARKStepSetTableNum(b->mem, arkode_tables[o->arkode_table], ARKODE_ERK_NONE));
   ARKodeButcherTable Bi = NULL, Be = NULL;
@@ -100,7 +113,8 @@ static int ark_create(mbdae_engine *e) {
   if (o->h_max > 0) ARK_CHECK(ARKStepSetMaxStep(b->mem, o->h_max));
   if (o->h_init > 0) ARK_CHECK(ARKStepSetInitStep(b->mem, o->h_init));
   if (p->nroots > 0) {
-    ARK_CHECK(ARKStepRootInit(b->mem, p->nroots, mbdae_sundials_ode_roots));
+    ARK_CHECK(ARKStepRootInit(b->mem, p->nroots,
+                              dae ? mbdae_arkode_dae_roots : mbdae_sundials_ode_roots));
     ARK_CHECK(ARKStepSetNoInactiveRootWarn(b->mem));
   }
   /* Dense output for root finding and output times: the cubic Hermite
@@ -114,6 +128,11 @@ static int ark_create(mbdae_engine *e) {
   /* Newton's first iterate from that interpolant, not the last state: on the
    * taut bola 144 -> 7 Newton failures, 5 813 -> 1 492 right-hand sides */
   ARK_CHECK(ARKStepSetPredictorMethod(b->mem, 1));
+  if (dae) { /* Newton on the DAE's own Jacobian (arkode_dae.c) */
+    ARK_CHECK(ARKStepSetLinearSolver(b->mem, dae_ls, dae_A));
+    ARK_CHECK(ARKStepSetLinSysFn(b->mem, mbdae_arkode_dae_linsys));
+    return MBDAE_OK;
+  }
   int rc = mbdae_sundials_linear_solver(e, b->ctx, b->y, &b->A, &b->LS);
   if (rc != MBDAE_OK) return rc;
   ARK_CHECK(ARKStepSetLinearSolver(b->mem, b->LS, b->A));
@@ -151,6 +170,10 @@ static int ark_advance(mbdae_engine *e, double tout, int *root) {
   int flag = ARKStepEvolve(b->mem, tout, b->y, &tret, ARK_NORMAL);
   e->t = tret;
   ark_probe(e);
+  if (flag >= 0 && b->dae) {
+    int rc = mbdae_arkode_dae_complete_state(b->dae);
+    if (rc != MBDAE_OK) return rc;
+  }
   if (flag == ARK_ROOT_RETURN) {
     *root = 1;
     return MBDAE_OK;
@@ -194,7 +217,10 @@ static void ark_stats(mbdae_engine *e, mbdae_stats *s) {
   if (ARKStepGetNumSteps(b->mem, &v) == 0) s->steps = v;
   if (ARKStepGetNumRhsEvals(b->mem, &nfe, &nfi) == 0) s->rhs_evals = nfe + nfi;
   if (ARKStepGetNumLinRhsEvals(b->mem, &v) == 0) s->rhs_evals += v;
-  if (ARKStepGetNumJacEvals(b->mem, &v) == 0) s->jac_evals = v;
+  if (b->dae)
+    s->jac_evals = mbdae_arkode_dae_jac_evals(b->dae);
+  else if (ARKStepGetNumJacEvals(b->mem, &v) == 0)
+    s->jac_evals = v;
   if (ARKStepGetNumLinSolvSetups(b->mem, &v) == 0) s->lin_setups = v;
   if (ARKStepGetNumNonlinSolvIters(b->mem, &v) == 0) s->newton_iters = v;
   if (ARKStepGetNumNonlinSolvConvFails(b->mem, &v) == 0) s->newton_fails = v;
@@ -208,6 +234,7 @@ static void ark_destroy(mbdae_engine *e) {
   arkode_backend *b = e->backend;
   if (!b) return;
   if (b->mem) ARKStepFree(&b->mem);
+  mbdae_arkode_dae_free(&b->dae);
   if (b->LS) SUNLinSolFree(b->LS);
   if (b->A) SUNMatDestroy(b->A);
   if (b->y) N_VDestroy(b->y);

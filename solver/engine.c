@@ -154,7 +154,19 @@ static int check_options(const mbdae_problem *p, const mbdae_options *o,
   if (!(o->restart_step >= 0.0 && o->restart_step <= 1.0))
     BAD("restart_step (%g) must be in [0, 1]", o->restart_step);
   int dae = p->form == MBDAE_FORM_DAE;
-  if (dae && o->method != MBDAE_METHOD_IDA) {
+  if (dae && o->method == MBDAE_METHOD_ARKODE) {
+    if (!p->completion) {
+      snprintf(msg, n, "method arkode takes a DAE-form problem only when it is declared "
+                       "semi-explicit of index 1 (mbdae_problem_set_completion); this one is not: "
+                       "use method ida");
+      return MBDAE_ERR_UNSUPPORTED;
+    }
+    if (!p->residual) BAD("DAE problem without a residual");
+    if (o->linsol == MBDAE_LINSOL_DENSE && !p->jac_dense) {
+      snprintf(msg, n, "method arkode on a DAE form needs the model's analytic Jacobian");
+      return MBDAE_ERR_UNSUPPORTED;
+    }
+  } else if (dae && o->method != MBDAE_METHOD_IDA) {
     snprintf(msg, n, "a DAE-form problem needs method ida, not %s",
              mbdae_method_name(o->method));
     return MBDAE_ERR_UNSUPPORTED;

@@ -63,6 +63,20 @@ int mbdae_problem_set_id(mbdae_problem *p, const double *id) {
   return MBDAE_OK;
 }
 
+int mbdae_problem_set_completion(mbdae_problem *p, int nd, mbdae_completion_fn f) {
+  if (!p || !f || p->form != MBDAE_FORM_DAE || nd <= 0 || nd > p->n) return MBDAE_ERR_ARGUMENT;
+  if (p->id)
+    for (int i = 0; i < p->n; ++i)
+      if ((p->id[i] != 0.0) != (i < nd)) return MBDAE_ERR_ARGUMENT;
+  p->nd = nd;
+  p->completion = f;
+  return MBDAE_OK;
+}
+
+int mbdae_problem_completion_size(const mbdae_problem *p) {
+  return p && p->completion ? p->nd : 0;
+}
+
 int mbdae_problem_set_jacobian_dense(mbdae_problem *p, mbdae_jac_fn jac) {
   if (!p || !jac) return MBDAE_ERR_ARGUMENT;
   p->jac_dense = jac;

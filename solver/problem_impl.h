@@ -23,6 +23,8 @@ struct mbdae_problem {
   const char *const *inv_names;
   mbdae_invariant_fn invariants;
   mbdae_mode_name_fn mode_name;
+  int nd;                     /* semi-explicit index 1: differential count (0: none) */
+  mbdae_completion_fn completion; /* its completion (mbdae_problem_set_completion) */
   struct mbdae_mechanics *mech; /* second-order form (mechanics.h), NULL if none */
   /* repairs reported by the event handler (problem_repair.c) */
   double repair_tol;          /* the largest allowed */

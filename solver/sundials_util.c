@@ -48,7 +48,14 @@ void mbdae_sparse_load_pattern(const mbdae_problem *p, SUNMatrix J) {
  * other pivots) is redone; the library's own setup does everything else. */
 static int klu_setup_keep_symbolic(SUNLinearSolver S, SUNMatrix A) {
   SUNLinearSolverContent_KLU c = S->content;
-  if (!c->first_factorize || !c->symbolic) return SUNLinSolSetup_KLU(S, A);
+  if (!c->first_factorize || !c->symbolic) {
+    int rc = SUNLinSolSetup_KLU(S, A);
+    if (rc == 0 || !c->symbolic || c->first_factorize) return rc;
+    /* the refactorisation with the last pivots met a zero pivot: a mode
+     * switch without a re-initialisation (ARKStepReset) can need other
+     * pivots; factor afresh with partial pivoting, symbolic analysis kept */
+    c->first_factorize = 1;
+  }
   if (c->numeric) sun_klu_free_numeric(&c->numeric, &c->common);
   c->numeric = sun_klu_factor(SUNSparseMatrix_IndexPointers(A),
                               SUNSparseMatrix_IndexValues(A),

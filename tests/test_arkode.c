@@ -186,6 +186,94 @@ static void test_pace_and_restarts(void) {
   CU_ASSERT(is.steps_by_order[0] > 0 && is.steps_by_order[1] > 0);
 }
 
+/* ---- a semi-explicit index-1 DAE through its completion ---------------
+ * z' = -z + w, 0 = w - 2 z: z = e^t, w = 2 e^t; a root at z = 2 halves z */
+typedef struct sdae { int events; double tev; } sdae;
+
+static int sd_res(double t, const double *y, const double *yp, double *r, void *ud) {
+  (void)t, (void)ud;
+  r[0] = yp[0] + y[0] - y[1];
+  r[1] = y[1] - 2.0 * y[0];
+  return 0;
+}
+static int sd_jac(double t, double cj, const double *y, const double *yp, double *J, void *ud) {
+  (void)t, (void)y, (void)yp, (void)ud;
+  J[0] = 1.0 + cj, J[1] = -2.0, J[2] = -1.0, J[3] = 1.0; /* column-major */
+  return 0;
+}
+static int sd_complete(double t, double *y, double *yp, void *ud) {
+  (void)t, (void)ud;
+  y[1] = 2.0 * y[0];
+  yp[0] = -y[0] + y[1];
+  yp[1] = 0.0;
+  return 0;
+}
+static int sd_root(double t, const double *y, const double *yp, double *g, void *ud) {
+  (void)t, (void)yp, (void)ud;
+  g[0] = y[0] - 2.0;
+  return 0;
+}
+static int sd_event(double t, double *y, double *yp, const int *dirs, mbdae_event_info *info,
+                    void *ud) {
+  sdae *s = ud;
+  if (dirs[0] != 1) return MBDAE_EVENT_NOCHANGE;
+  if (s->events++ == 0) s->tev = t;
+  y[0] *= 0.5;
+  sd_complete(t, y, yp, ud);
+  info->label = "halve";
+  return MBDAE_EVENT_CONTINUE;
+}
+
+static void test_dae_completion(void) {
+  static const mbdae_index cp[] = {0, 2, 4}, ri[] = {0, 1, 0, 1};
+  for (int klu = 0; klu < 2; ++klu) {
+    sdae sd = {0, 0};
+    mbdae_problem *p = mbdae_problem_create(2, MBDAE_FORM_DAE);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    mbdae_problem_set_user_data(p, &sd);
+    mbdae_problem_set_residual(p, sd_res);
+    const double id[2] = {1.0, 0.0}, bad_id[2] = {0.0, 1.0};
+    mbdae_problem_set_id(p, bad_id);
+    CU_ASSERT_EQUAL(mbdae_problem_set_completion(p, 1, sd_complete), MBDAE_ERR_ARGUMENT);
+    mbdae_problem_set_id(p, id);
+    CU_ASSERT_EQUAL(mbdae_problem_set_completion(p, 3, sd_complete), MBDAE_ERR_ARGUMENT);
+    CU_ASSERT_EQUAL(mbdae_problem_completion_size(p), 0);
+    mbdae_problem_set_jacobian_dense(p, sd_jac);
+    mbdae_problem_set_jacobian_sparse(p, 4, cp, ri, sd_jac);
+    mbdae_problem_set_roots(p, 1, sd_root);
+    mbdae_problem_set_event_handler(p, sd_event);
+    mbdae_options o;
+    mbdae_options_default(&o);
+    o.method = MBDAE_METHOD_ARKODE;
+    o.linsol = klu ? MBDAE_LINSOL_KLU : MBDAE_LINSOL_DENSE;
+    o.t_end = 2.0;
+    o.dt_out = 0.1;
+    o.rtol = 1e-10;
+    o.atol = 1e-12;
+    double y[2] = {1.0, 2.0}, yp[2] = {1.0, 0.0};
+    char msg[512];
+    /* without a completion: refused, naming what it needs */
+    CU_ASSERT_EQUAL(mbdae_run(p, &o, y, yp, NULL, msg, sizeof msg), MBDAE_ERR_UNSUPPORTED);
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, "index 1"));
+    CU_ASSERT_EQUAL(mbdae_problem_set_completion(p, 1, sd_complete), MBDAE_OK);
+    CU_ASSERT_EQUAL(mbdae_problem_completion_size(p), 1);
+    mbdae_stats st;
+    int rc = mbdae_run(p, &o, y, yp, &st, msg, sizeof msg);
+    if (rc) printf("\n  %s\n", msg);
+    CU_ASSERT_EQUAL(rc, MBDAE_OK);
+    /* z doubles to 2 at ln 2 and is halved: z = e^(t - k ln 2); the root is
+     * located on the cubic interpolant of a long step (doc/arkode.md) */
+    MBDAE_ASSERT_REL(sd.tev, log(2.0), 2e-8);
+    CU_ASSERT_EQUAL(sd.events, 2);
+    MBDAE_ASSERT_REL(y[0], exp(2.0 - 2.0 * log(2.0)), 5e-8);
+    MBDAE_ASSERT_REL(y[1], 2.0 * y[0], 1e-14);
+    MBDAE_ASSERT_REL(yp[0], y[0], 1e-14);
+    CU_ASSERT(st.jac_evals > 0);
+    CU_ASSERT_EQUAL(st.restarts, 2);
+    mbdae_problem_free(&p);
+  }
+}
+
 /* ---- CLI: a form the method cannot take, an unknown method ----------- */
 static void test_cli_refusals(void) {
   const char *dir = mbdae_test_tmpdir("arkode_cli");
@@ -226,6 +314,7 @@ int main(void) {
     {"stiff Prothero-Robinson: L-stable steps, dense = KLU", test_stiff_linear},
     {"every ESDIRK table at its order", test_tables},
     {"pace statistics and restart policies", test_pace_and_restarts},
+    {"a semi-explicit index-1 DAE through its completion, dense and KLU", test_dae_completion},
     {"CLI: forms and methods refused naming solver.method", test_cli_refusals},
     {NULL, NULL}};
   return mbdae_test_main("arkode", tests);

@@ -184,7 +184,7 @@ static int run_net4(mbdae_method method, double rtol, double *yend, watch *w, mb
   capture_params p;
   net4_params(&p);
   capture_model *m = NULL;
-  int dae = method == MBDAE_METHOD_IDA;
+  int dae = method == MBDAE_METHOD_IDA || method == MBDAE_METHOD_ARKODE;
   int rc = dae ? capture_create_dae(&p, &m, NULL) : capture_create(&p, &m, NULL);
   if (rc) return rc;
   int n = capture_problem_size(m), no = capture_size(m);
@@ -265,6 +265,31 @@ static void test_net4_capture_ida_klu(void) {
   free(yi); free(yc); free(yr);
 }
 
+/* ARKODE on the same DAE through its completion (doc/arkode.md, "DAE forms"):
+ * the same events and invariants, as accurate as the ODE form */
+static void test_net4_capture_arkode(void) {
+  int np = 16, boff = 6 * np, no = boff + MBDAE_RB_N;
+  double *ya = calloc((size_t)no, sizeof *ya), *yc = calloc((size_t)no, sizeof *yc),
+         *yr = calloc((size_t)no, sizeof *yr);
+  watch wa, wc, wr;
+  mbdae_stats sa, sc, sr;
+  CU_ASSERT_EQUAL_FATAL(run_net4(MBDAE_METHOD_ARKODE, 1e-9, ya, &wa, &sa, NULL), MBDAE_OK);
+  CU_ASSERT_EQUAL_FATAL(run_net4(MBDAE_METHOD_CVODE_ADAMS, 1e-9, yc, &wc, &sc, NULL), MBDAE_OK);
+  CU_ASSERT_EQUAL_FATAL(run_net4(MBDAE_METHOD_CVODE_ADAMS, 1e-11, yr, &wr, &sr, NULL), MBDAE_OK);
+  double ea = state_diff(ya, yr, np, boff), ec = state_diff(yc, yr, np, boff);
+  printf("\n  ARKODE (DAE form, KLU): %ld steps, %ld completions, %ld factorisations, %ld events;"
+         "\n  drift p %.2e L %.2e, energy rise %.2e, penetration %.2e m;"
+         "\n  |y_arkode - y_ref| %.2e, |y_cvode - y_ref| %.2e", sa.steps, sa.rhs_evals,
+         sa.lin_setups, sa.events, wa.dp, wa.dL, wa.rise, wa.pen, ea, ec);
+  CU_ASSERT_EQUAL(wa.impacts_seen, wr.impacts_seen);
+  CU_ASSERT(wa.dp < 1e-8);
+  CU_ASSERT(wa.dL < 1e-8);
+  CU_ASSERT(wa.rise < 1e-8);
+  CU_ASSERT(wa.pen < 1e-8);
+  CU_ASSERT(ea <= fmax(10.0 * ec, 1e-9));
+  free(ya); free(yc); free(yr);
+}
+
 /* The model kind: ida (klu or dense) accepted, the unsupported pairs refused. */
 static void test_kind_methods(void) {
   const mbdae_model_kind *k = mbdae_model_kind_find("net_capture");
@@ -297,6 +322,17 @@ static void test_kind_methods(void) {
   CU_ASSERT_EQUAL(k->create(&p, &o, &model, &err), MBDAE_OK);
   CU_ASSERT_EQUAL(mbdae_problem_form(k->problem(model)), MBDAE_FORM_ODE);
   k->destroy(&model);
+  /* arkode: klu takes the DAE form through its completion, dense the ODE form */
+  o.method = MBDAE_METHOD_ARKODE;
+  o.linsol = MBDAE_LINSOL_KLU;
+  CU_ASSERT_EQUAL(k->create(&p, &o, &model, &err), MBDAE_OK);
+  CU_ASSERT_EQUAL(mbdae_problem_form(k->problem(model)), MBDAE_FORM_DAE);
+  CU_ASSERT(mbdae_problem_completion_size(k->problem(model)) > 0);
+  k->destroy(&model);
+  o.linsol = MBDAE_LINSOL_DENSE;
+  CU_ASSERT_EQUAL(k->create(&p, &o, &model, &err), MBDAE_OK);
+  CU_ASSERT_EQUAL(mbdae_problem_form(k->problem(model)), MBDAE_FORM_ODE);
+  k->destroy(&model);
 }
 
 int main(void) {
@@ -306,6 +342,7 @@ int main(void) {
       {"residual zero on the ODE form's state", test_residual_from_ode},
       {"model kind: methods and linear solvers", test_kind_methods},
       {"4x4 net capture, IDA + KLU vs CVODE", test_net4_capture_ida_klu},
+      {"4x4 net capture, ARKODE on the DAE form vs CVODE", test_net4_capture_arkode},
       {NULL, NULL}};
   return mbdae_test_main("capture_dae", tests);
 }

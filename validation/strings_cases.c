@@ -20,7 +20,7 @@ static strings_log g_log; /* large: keep it off the stack */
 
 /* Event-mode bola (the seed's sec. 3.3 set-up, e = 0.15) with one method. */
 static int bola_event_case(mbdae_validation_report *rep, mbdae_method method,
-                           double rtol, const char *tag) {
+                           mbdae_linsol linsol, double rtol, const char *tag) {
   snm_params p;
   strings_seed_bola(&p);
   p.hold = SN_HOLD_EVENT;
@@ -31,7 +31,7 @@ static int bola_event_case(mbdae_validation_report *rep, mbdae_method method,
   mbdae_options o;
   mbdae_options_default(&o);
   o.method = method;
-  o.linsol = method == MBDAE_METHOD_IDA ? MBDAE_LINSOL_KLU : MBDAE_LINSOL_DENSE;
+  o.linsol = linsol;
   o.t_end = t_end;
   o.dt_out = 0.01;
   o.rtol = rtol;
@@ -95,16 +95,19 @@ static int bola_event_case(mbdae_validation_report *rep, mbdae_method method,
 }
 
 static int case_bola_event_ida(mbdae_validation_report *rep) {
-  return bola_event_case(rep, MBDAE_METHOD_IDA, 1e-10, "IDA+KLU");
+  return bola_event_case(rep, MBDAE_METHOD_IDA, MBDAE_LINSOL_KLU, 1e-10, "IDA+KLU");
 }
 static int case_bola_event_cvode(mbdae_validation_report *rep) {
-  return bola_event_case(rep, MBDAE_METHOD_CVODE_BDF, 1e-10, "CVODE-BDF");
+  return bola_event_case(rep, MBDAE_METHOD_CVODE_BDF, MBDAE_LINSOL_DENSE, 1e-10, "CVODE-BDF");
 }
 static int case_bola_event_arkode(mbdae_validation_report *rep) {
-  return bola_event_case(rep, MBDAE_METHOD_ARKODE, 1e-10, "ARKODE");
+  return bola_event_case(rep, MBDAE_METHOD_ARKODE, MBDAE_LINSOL_DENSE, 1e-10, "ARKODE");
+}
+static int case_bola_event_arkode_klu(mbdae_validation_report *rep) {
+  return bola_event_case(rep, MBDAE_METHOD_ARKODE, MBDAE_LINSOL_KLU, 1e-10, "ARKODE+KLU");
 }
 static int case_bola_event_rk4(mbdae_validation_report *rep) {
-  return bola_event_case(rep, MBDAE_METHOD_RK4, 1e-10, "RK4 h=1e-4");
+  return bola_event_case(rep, MBDAE_METHOD_RK4, MBDAE_LINSOL_DENSE, 1e-10, "RK4 h=1e-4");
 }
 
 /* Baumgarte string: contact duration and effective restitution. Purely
@@ -200,6 +203,9 @@ const mbdae_validation_case mbdae_validation_strings[] = {
    case_bola_event_rk4},
   {"strings_bola_event_arkode", "the same bola, ODE form in ARKODE (ESDIRK, dense Newton)",
    case_bola_event_arkode},
+  {"strings_bola_event_arkode_klu", "the same bola, the DAE form in ARKODE through its "
+                                    "completion (Newton on the DAE's KLU Jacobian)",
+   case_bola_event_arkode_klu},
   {"strings_baumgarte_restitution",
    "Baumgarte string (capps eq. 3.2): contact time and effective restitution vs the damped "
    "oscillator closed form",

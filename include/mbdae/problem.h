@@ -117,6 +117,29 @@ MBDAE_EXPORT int mbdae_problem_set_rhs(mbdae_problem *p, mbdae_rhs_fn f);
  * @param id n values (copied): 1 for a differential, 0 for an algebraic variable
  * @return MBDAE_OK, MBDAE_ERR_ARGUMENT or MBDAE_ERR_MEMORY */
 MBDAE_EXPORT int mbdae_problem_set_id(mbdae_problem *p, const double *id);
+/** Completion of a semi-explicit index-1 DAE (mbdae_problem_set_completion):
+ * given the differential unknowns y[0..nd), set the algebraic ones y[nd..n)
+ * and yp (yp[nd..n) = 0) so that F(t, y, yp) = 0 in the current mode.
+ * Returns 0, > 0 recoverable, < 0 fatal. */
+typedef int (*mbdae_completion_fn)(double t, double *y, double *yp, void *user_data);
+/** @brief Declare a DAE-form problem semi-explicit of index 1: its first nd
+ *         unknowns differential, the rest algebraic, and F affine in
+ *         (yp[0..nd), y[nd..n)) at fixed y[0..nd) (mechanical DAEs whose
+ *         multipliers solve acceleration-level rows are).
+ *
+ * Method arkode then integrates the DAE as the ODE y_d' = f(t, y_d), f from
+ * the completion, with its Newton systems solved exactly on the DAE's own
+ * Jacobian dF/dy + (1/gamma) dF/dyp (doc/arkode.md, "DAE forms").
+ * @param p  the problem (MBDAE_FORM_DAE)
+ * @param nd number of differential unknowns, 0 < nd <= n
+ * @param f  the completion
+ * @return MBDAE_OK or MBDAE_ERR_ARGUMENT (wrong form, nd out of range, NULL, or an
+ *         id vector that marks other unknowns differential) */
+MBDAE_EXPORT int mbdae_problem_set_completion(mbdae_problem *p, int nd, mbdae_completion_fn f);
+/** @brief The differential count declared with mbdae_problem_set_completion().
+ * @param p the problem
+ * @return nd, or 0 when the problem declares no completion (or p is NULL) */
+MBDAE_EXPORT int mbdae_problem_completion_size(const mbdae_problem *p);
 /** @brief Set a dense analytic Jacobian.
  * @param p   the problem
  * @param jac fills the column-major n x n matrix

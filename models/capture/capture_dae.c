@@ -109,12 +109,13 @@ static int dae_residual(double t, const double *y, const double *yp, double *res
   return 0;
 }
 
-int capture_dae_consistent(capture_model *m, double t, double *y, double *yp) {
-  if (!m || !m->dae || !y || !yp) return MBDAE_ERR_ARGUMENT;
+/* lambda and yp from the ODE part of y; pivot 0 keeps the unilateral
+ * forced flags (a mode between located roots), 1 solves for them */
+static int consistent(capture_model *m, double t, double *y, double *yp, int pivot) {
   int np3 = 3 * m->np;
   capture_rows(m, y);
   double *acc = m->acc;
-  int rc = capture_accelerations(m, t, y, acc);
+  int rc = pivot ? capture_accelerations(m, t, y, acc) : capture_accelerations_fixed(m, t, y, acc);
   if (rc) return rc < 0 ? rc : MBDAE_ERR_CALLBACK;
   memcpy(yp, &y[np3], (size_t)np3 * sizeof *yp);          /* r' = v */
   memcpy(&yp[np3], acc, (size_t)np3 * sizeof *yp);         /* v' */
@@ -129,6 +130,17 @@ int capture_dae_consistent(capture_model *m, double t, double *y, double *yp) {
     yp[m->dae->loff + k] = 0.0;
   }
   return MBDAE_OK;
+}
+
+int capture_dae_consistent(capture_model *m, double t, double *y, double *yp) {
+  if (!m || !m->dae || !y || !yp) return MBDAE_ERR_ARGUMENT;
+  return consistent(m, t, y, yp, 1);
+}
+
+/* The completion (mbdae_problem_set_completion) method arkode integrates
+ * the DAE through: the same solve in the current modes, flags kept. */
+static int dae_complete(double t, double *y, double *yp, void *ud) {
+  return consistent(ud, t, y, yp, 0);
 }
 
 int capture_dae_initial_state(capture_model *m, double t0, double *y, double *yp) {
@@ -285,6 +297,7 @@ int capture_create_dae(const capture_params *p, capture_model **out, mbdae_param
   rc = mbdae_problem_set_user_data(pb, m);
   rc = rc ? rc : mbdae_problem_set_residual(pb, dae_residual);
   rc = rc ? rc : mbdae_problem_set_id(pb, id);
+  rc = rc ? rc : mbdae_problem_set_completion(pb, d->loff, dae_complete);
   if (!capture_switch_by_state(m)) {
     rc = rc ? rc : mbdae_problem_set_roots(pb, d->nroots, dae_roots);
     rc = rc ? rc : mbdae_problem_set_event_handler(pb, dae_event);

@@ -165,22 +165,23 @@ static int kind_create(const void *params, mbdae_options *o, mbdae_model **model
     /* forces only (capture_compliant.c): y' - f = 0 for ida, an ODE for
      * every other method, with the sparse analytic Jacobian for either */
     rc = capture_create_compliant(params, o->method == MBDAE_METHOD_IDA, &m, err);
-  } else if (o->method == MBDAE_METHOD_IDA) {
+  } else if (o->method == MBDAE_METHOD_IDA ||
+             (o->method == MBDAE_METHOD_ARKODE && o->linsol == MBDAE_LINSOL_KLU)) {
     /* DAE form (doc/capture.md "DAE form"): analytic sparse Jacobian for
      * linear_solver klu or dense. The multipliers solve acceleration-level
      * rows (index-2-like in BDF's error estimate): exclude them from IDA's
-     * error test, as the string net does. */
+     * error test, as the string net does. arkode + klu integrates the same
+     * DAE through its completion (doc/arkode.md, "DAE forms"). */
     o->suppress_alg = 1;
     rc = capture_create_dae(params, &m, err);
   } else {
-    if ((o->method == MBDAE_METHOD_CVODE_BDF || o->method == MBDAE_METHOD_ARKODE) &&
-        o->linsol == MBDAE_LINSOL_KLU) {
+    if (o->method == MBDAE_METHOD_CVODE_BDF && o->linsol == MBDAE_LINSOL_KLU) {
       if (err) {
         err->key = "solver.linear_solver";
         snprintf(err->msg, sizeof err->msg,
                  "net_capture's ODE form (multipliers eliminated, eq. 2.102) has no sparse "
-                 "Jacobian: use linear_solver dense with %s, or method ida with klu "
-                 "(the DAE form)", mbdae_method_name(o->method));
+                 "Jacobian: use linear_solver dense with cvode-bdf, or method ida or arkode "
+                 "with klu (the DAE form)");
       }
       return MBDAE_ERR_UNSUPPORTED;
     }

@@ -122,6 +122,12 @@ static int cb_residual(double t, const double *y, const double *yp, double *out,
   return sn_net_residual(m->net, t, y, yp, out);
 }
 
+/* DAE form, for method arkode: lambda and yp from R, V in the current modes */
+static int cb_complete(double t, double *y, double *yp, void *ud) {
+  snm_model *m = ud;
+  return sn_net_consistent(m->net, t, y, yp, NULL);
+}
+
 static int cb_rhs(double t, const double *y, double *out, void *ud) {
   snm_model *m = ud;
   return sn_net_rhs(m->net, t, y, NULL, out, NULL);
@@ -281,14 +287,20 @@ int snm_create(const snm_params *p, mbdae_options *o, snm_model **out,
   if (rc) return rc;
   int np = 0, ns = 0;
   if (counts(p, &np, &ns)) return MBDAE_ERR_PARAMETER;
-  sn_form form = o->method == MBDAE_METHOD_IDA ? SN_FORM_DAE : SN_FORM_ODE;
+  /* ida integrates the DAE form; so does arkode with klu, through the
+   * completion (the ODE form has no sparse Jacobian: doc/arkode.md) */
+  sn_form form = o->method == MBDAE_METHOD_IDA ||
+                         (o->method == MBDAE_METHOD_ARKODE && o->linsol == MBDAE_LINSOL_KLU)
+                     ? SN_FORM_DAE
+                     : SN_FORM_ODE;
   if (o->method == MBDAE_METHOD_MOREAU && p->hold != 0)
     return fail(err, "mode", "method moreau holds strings as unilateral constraints with "
                              "impacts (mode: event); baumgarte compliance is for the other methods");
   if (form == SN_FORM_DAE && p->forces == 1)
     return fail(err, "forces", "forces: unilateral solves the tension signs inside the ODE "
-                               "form's right-hand side: use solver.method rk4, cvode-adams or "
-                               "cvode-bdf (ida supports bilateral only)");
+                               "form's right-hand side: use solver.method rk4, cvode-adams, "
+                               "cvode-bdf or arkode with linear_solver dense (ida and arkode "
+                               "with klu integrate the DAE form: bilateral only)");
   /* The multipliers solve an acceleration-level equation (they behave like
    * index-2 variables in BDF's local error estimate, which then rejects
    * nearly every step): exclude them from IDA's error test. */
@@ -368,6 +380,7 @@ int snm_create(const snm_params *p, mbdae_options *o, snm_model **out,
       for (int q = 0; q < net->n; ++q) id[q] = q < net->off_lam ? 1.0 : 0.0;
       rc = mbdae_problem_set_id(pb, id);
     }
+    if (!rc) rc = mbdae_problem_set_completion(pb, net->off_lam, cb_complete);
     free(id);
     m->pattern = sn_pattern_create(net->n);
     if (!rc && !m->pattern) rc = MBDAE_ERR_MEMORY;
