@@ -71,6 +71,8 @@ void mbdae_run_config_default(mbdae_run_config *c, const mbdae_scenario *s) {
   c->every = s && s->every > 0 ? s->every : 1;
   c->event_rows = s ? s->event_rows : 1;
   c->format = s ? s->format : MBDAE_OUTPUT_CSV;
+  c->vtk = s ? s->vtk : 1;
+  c->animation = s ? s->animation : 0;
 }
 
 /* output.format: the CSV writers (and the plots drawn from the CSV files)
@@ -110,6 +112,11 @@ static int open_sink(run_ctx *c) {
   return MBDAE_ERR_MEMORY;
 }
 
+/* The scene files a run writes (output.vtk, output.animation). */
+static int scene_flags(const mbdae_run_config *cfg) {
+  return (cfg->vtk ? MBDAE_SCENE_VTK : 0) | (cfg->animation ? MBDAE_SCENE_ANIMATION : 0);
+}
+
 static int open_writers(run_ctx *c) {
   c->opened = 1;
   if (!c->cfg->out_dir) {
@@ -123,8 +130,8 @@ static int open_writers(run_ctx *c) {
     else if (writers[i]->open)
       rc = writers[i]->open(&c->out, &c->state[i], c->io_msg, sizeof c->io_msg);
   int vtk_failed = 0;
-  if (!rc) c->vtk = mbdae_vtk_open(c->s->kind->name, c->cfg->out_dir,
-                                       c->s->options.dt_out, &vtk_failed);
+  if (!rc) c->vtk = mbdae_vtk_open(c->s->kind->name, c->cfg->out_dir, c->s->options.dt_out,
+                                   scene_flags(c->cfg) | MBDAE_SCENE_FRESH, &vtk_failed);
   if (vtk_failed) {
     rc = MBDAE_ERR_IO;
     snprintf(c->io_msg, sizeof c->io_msg, "cannot create %s/vtk", c->cfg->out_dir);
@@ -620,7 +627,7 @@ static int resume_setup(run_ctx *c, const mbdae_checkpoint *cp, double *y, doubl
     if (rc) return rc;
   }
   int vtk_failed = 0;
-  c->vtk = mbdae_vtk_open(k->name, c->cfg->out_dir, o->dt_out, &vtk_failed);
+  c->vtk = mbdae_vtk_open(k->name, c->cfg->out_dir, o->dt_out, scene_flags(c->cfg), &vtk_failed);
   if (vtk_failed || mbdae_vtk_restore(c->vtk, cp->frame_times, cp->nframes)) {
     snprintf(err, errlen, "cannot resume %s/vtk", c->cfg->out_dir);
     return MBDAE_ERR_IO;
@@ -902,6 +909,14 @@ int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
     copy_err(err, errlen, c.io_msg);
     rc = MBDAE_ERR_IO;
     goto done;
+  }
+  if (cfg->out_dir && c.vtk && !res->interrupted) { /* the scene as pictures */
+    char note[256];
+    mbdae_vtk_render(c.vtk, s->stem, note, sizeof note);
+    if (note[0]) {
+      if (!res->plot_note[0]) snprintf(res->plot_note, sizeof res->plot_note, "%s", note);
+      if (cfg->notes) fprintf(cfg->notes, "mbdae: note: %s\n", note);
+    }
   }
   if (cfg->out_dir) {
     if (cfg->plots && cfg->format == MBDAE_OUTPUT_MAT)

@@ -42,6 +42,8 @@ typedef struct mbdae_run_config {
   int every;            /* series.csv keeps every k-th sample (>= 1) */
   int event_rows;       /* series.csv also gets the pre- and post-event states */
   int format;           /* mbdae_output_format: CSV files, results.mat or both */
+  int vtk;              /* VTK frames of the scene (kinds with geometry) */
+  int animation;        /* the scene as PNG frames and animation.gif (gnuplot) */
   int progress;         /* draw a progress bar on stderr */
   FILE *notes;          /* where non-fatal notes go ("gnuplot not found"); NULL: nowhere */
   /* checkpoints and interruption (doc/checkpoint.md; need out_dir) */

@@ -485,6 +485,8 @@ static int final_checks(mbdae_scenario *s, char *err, size_t errlen) {
   s->every = s->priv->output.every;
   s->event_rows = s->priv->output.event_rows;
   s->format = s->priv->output.format;
+  s->vtk = s->priv->output.vtk;
+  s->animation = s->priv->output.animation;
   if (s->kind->check) {
     mbdae_param_error pe;
     memset(&pe, 0, sizeof pe);
@@ -516,6 +518,8 @@ static int scenario_init(mbdae_scenario *s, const char *name) {
   s->every = s->priv->output.every;
   s->event_rows = s->priv->output.event_rows;
   s->format = s->priv->output.format;
+  s->vtk = s->priv->output.vtk;
+  s->animation = s->priv->output.animation;
   return MBDAE_OK;
 }
 
@@ -604,6 +608,8 @@ int mbdae_scenario_copy(mbdae_scenario *dst, const mbdae_scenario *src) {
   dst->every = src->every;
   dst->event_rows = src->event_rows;
   dst->format = src->format;
+  dst->vtk = src->vtk;
+  dst->animation = src->animation;
   dst->path = dup_str(src->path);
   dst->stem = dup_str(src->stem);
   dst->description = dup_str(src->description);

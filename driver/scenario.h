@@ -39,6 +39,8 @@ typedef struct mbdae_scenario {
   int every;                      /* `output.every` (default 1) */
   int event_rows;                 /* `output.event_rows` (default true) */
   int format;                     /* `output.format` (mbdae_output_format, default csv) */
+  int vtk;                        /* `output.vtk` (default true) */
+  int animation;                  /* `output.animation` (default false) */
   mbdae_scenario_priv *priv;      /* key lines, raw solver fields */
 } mbdae_scenario;
 

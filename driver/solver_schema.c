@@ -103,6 +103,10 @@ const mbdae_param_spec mbdae_output_specs[] = {
   {"format", MBDAE_PARAM_ENUM, offsetof(mbdae_output_fields, format), 0, MBDAE_OUTPUT_CSV, 0, 0,
    0, format_names, 0, "",
    "csv: series.csv + events.csv (+ plots); mat: results.mat (MATLAB/Octave); both"},
+  {"vtk", MBDAE_PARAM_BOOL, offsetof(mbdae_output_fields, vtk), 0, 1, 0, 1, 0, NULL, 0, "",
+   "write the scene as VTK frames for ParaView (vtk/, animation.pvd; kinds with geometry)"},
+  {"animation", MBDAE_PARAM_BOOL, offsetof(mbdae_output_fields, animation), 0, 0, 0, 1, 0,
+   NULL, 0, "", "render the scene as PNG frames and animation.gif with gnuplot (kinds with geometry)"},
 };
 const int mbdae_output_nspecs = (int)(sizeof mbdae_output_specs / sizeof mbdae_output_specs[0]);
 

@@ -28,6 +28,8 @@ typedef struct mbdae_output_fields {
   int every;
   int event_rows;
   int format;       /* mbdae_output_format */
+  int vtk;          /* VTK frames of the scene (kinds with geometry) */
+  int animation;    /* the scene as PNG frames and an animated GIF (gnuplot) */
 } mbdae_output_fields;
 
 /* `output.format`: which files hold the series and the events (summary.json

@@ -15,29 +15,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "gnuplot_run.h"
 #include "mbdae/status.h"
 #include "writer.h"
 #include "writer_events_columns.h"
-
-/* The first executable "gnuplot" in PATH, into buf; 0 if found. */
-static int find_gnuplot(char *buf, size_t len) {
-  const char *path = getenv("PATH");
-  if (!path || !*path) return -1;
-  const char *p = path;
-  while (*p) {
-    const char *end = strchr(p, ':');
-    size_t n = end ? (size_t)(end - p) : strlen(p);
-    if (n > 0 && n + 9 < len) {
-      memcpy(buf, p, n);
-      snprintf(buf + n, len - n, "/gnuplot");
-      struct stat st;
-      if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, X_OK) == 0) return 0;
-    }
-    if (!end) break;
-    p = end + 1;
-  }
-  return -1;
-}
 
 static void note(const mbdae_output_ctx *c, mbdae_run_result *res, const char *msg) {
   if (!res->plot_note[0]) snprintf(res->plot_note, sizeof res->plot_note, "%s", msg);
@@ -277,36 +258,13 @@ static int plot_one(FILE *gp, const mbdae_plot_spec *p, const mbdae_output_ctx *
   return 1;
 }
 
-static int run_gnuplot(const char *gnuplot, const char *dir) {
-  pid_t pid = fork();
-  if (pid < 0) return -1;
-  if (pid == 0) {
-    if (chdir(dir) != 0) _exit(126);
-    int log = open("gnuplot.log", O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    int in = open("/dev/null", O_RDONLY);
-    if (log >= 0) {
-      dup2(log, 1);
-      dup2(log, 2);
-    }
-    if (in >= 0) dup2(in, 0);
-    execl(gnuplot, "gnuplot", "plots.gp", (char *)NULL);
-    _exit(127);
-  }
-  int st = 0;
-  while (waitpid(pid, &st, 0) < 0) {
-    if (errno == EINTR) continue;
-    return -1;
-  }
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 static int plots_finish(void *state, const mbdae_output_ctx *c, mbdae_run_result *res,
                         char *err, size_t errlen) {
   (void)state, (void)err, (void)errlen;
   const mbdae_model_kind *k = c->scenario->kind;
   if (!c->plots || !k->plots || k->nplots <= 0) return MBDAE_OK;
   char gnuplot[4096];
-  if (find_gnuplot(gnuplot, sizeof gnuplot)) {
+  if (mbdae_gnuplot_find(gnuplot, sizeof gnuplot)) {
     note(c, res, "gnuplot not found in PATH: no plots rendered (CSV and summary.json are complete)");
     return MBDAE_OK;
   }
@@ -346,7 +304,7 @@ static int plots_finish(void *state, const mbdae_output_ctx *c, mbdae_run_result
   if (bad) {
     note(c, res, "cannot write plots.gp");
   } else if (nscript > 0) {
-    int st = run_gnuplot(gnuplot, c->dir);
+    int st = mbdae_gnuplot_run(gnuplot, c->dir, "plots.gp", "gnuplot.log");
     if (st != 0) note(c, res, "gnuplot reported an error (see gnuplot.log in the output directory)");
     for (int i = 0; i < k->nplots; ++i) {
       if (!made[i]) continue;

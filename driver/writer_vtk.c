@@ -1,20 +1,30 @@
-/* writer_vtk.c - ASCII VTK PolyData frames (.vtp) and a ParaView collection
- * index (.pvd) from a model's geometry provider. */
+/* writer_vtk.c - VTK PolyData frames (.vtp, base64 binary arrays, the time
+ * as TimeValue field data) and a ParaView collection index (.pvd) from a
+ * model's geometry provider; the same frames feed the gnuplot animation
+ * (scene_animation.c). */
 #define _POSIX_C_SOURCE 200809L
 #include "writer_vtk.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "base64.h"
 #include "mbdae/geometry.h"
 #include "mbdae/status.h"
+#include "output_dir.h"
+#include "scene_animation.h"
 
 struct mbdae_vtk {
   const mbdae_geometry_provider *geo;
+  int flags;
   char *dir;
   double min_dt, dt_out;
   double *times;
@@ -22,13 +32,48 @@ struct mbdae_vtk {
   mbdae_geometry g;   /* kept across frames for the provider's work */
 };
 
-mbdae_vtk *mbdae_vtk_open(const char *kind, const char *dir, double min_dt, int *failed) {
+/* Remove dir/<files matching pattern>. */
+static void remove_matching(const char *dir, const char *pattern) {
+  DIR *d = opendir(dir);
+  if (!d) return;
+  struct dirent *e;
+  char path[4400];
+  while ((e = readdir(d)) != NULL)
+    if (fnmatch(pattern, e->d_name, 0) == 0) {
+      snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+      remove(path);
+    }
+  closedir(d);
+}
+
+static void clear_vtk(const char *dir) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s/vtk", dir);
+  remove_matching(path, "frame_*.vtp");
+  remove_matching(path, ".frame_*.vtp.tmp");
+  rmdir(path); /* only if now empty */
+  snprintf(path, sizeof path, "%s/animation.pvd", dir);
+  remove(path);
+}
+
+void mbdae_vtk_clear(const char *dir) {
+  if (!dir) return;
+  clear_vtk(dir);
+  mbdae_animation_clear(dir);
+}
+
+mbdae_vtk *mbdae_vtk_open(const char *kind, const char *dir, double min_dt, int flags,
+                          int *failed) {
   if (failed) *failed = 0;
   const mbdae_geometry_provider *geo = mbdae_geometry_find(kind);
-  if (!geo || !dir) return NULL;
+  if (!dir) return NULL;
+  /* a new run into a used directory: no frame of the old one stays, also
+   * when this run writes none (output.vtk false, or a kind without scene) */
+  if (flags & MBDAE_SCENE_FRESH) mbdae_vtk_clear(dir);
+  if (!geo || !(flags & (MBDAE_SCENE_VTK | MBDAE_SCENE_ANIMATION))) return NULL;
   char path[4096];
   snprintf(path, sizeof path, "%s/vtk", dir);
-  if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+  if ((flags & MBDAE_SCENE_VTK) && mkdir(path, 0777) != 0 && errno != EEXIST) {
     if (failed) *failed = 1;
     return NULL;
   }
@@ -40,28 +85,63 @@ mbdae_vtk *mbdae_vtk_open(const char *kind, const char *dir, double min_dt, int 
   }
   strcpy(v->dir, dir);
   v->geo = geo;
+  v->flags = flags;
   v->min_dt = min_dt > 0.0 ? 0.999 * min_dt : 0.0;
   v->dt_out = min_dt > 0.0 ? min_dt : 0.0;
   return v;
 }
 
-static void ints(FILE *f, const char *name, const int *a, long n, int add) {
-  fprintf(f, "        <DataArray type=\"Int32\" Name=\"%s\" format=\"ascii\">\n", name);
-  for (long i = 0; i < n; ++i) fprintf(f, "%d%c", a[i] + add, (i % 16 == 15 || i == n - 1) ? '\n' : ' ');
-  fprintf(f, "        </DataArray>\n");
+/* A DataArray in VTK's inline binary format: base64 of a UInt32 byte count
+ * followed by the values (little-endian hosts: the file says
+ * byte_order="LittleEndian"). */
+static void binary(FILE *f, const void *data, size_t nbytes) {
+  mbdae_base64 b;
+  uint32_t header = (uint32_t)nbytes;
+  mbdae_base64_begin(&b, f);
+  mbdae_base64_put(&b, &header, sizeof header);
+  mbdae_base64_put(&b, data, nbytes);
+  mbdae_base64_end(&b);
+  fputc('\n', f);
 }
 
-static void counts(FILE *f, long n, int per) { /* offsets of n cells of per points */
-  fprintf(f, "        <DataArray type=\"Int32\" Name=\"offsets\" format=\"ascii\">\n");
-  for (long i = 0; i < n; ++i) fprintf(f, "%ld\n", per * (i + 1));
-  fprintf(f, "        </DataArray>\n");
+static void ints(FILE *f, const char *name, const int *a, long n) {
+  fprintf(f, "        <DataArray type=\"Int32\" Name=\"%s\" format=\"binary\">\n", name);
+  int32_t buf[256];
+  mbdae_base64 b;
+  uint32_t header = (uint32_t)((size_t)n * sizeof *buf);
+  mbdae_base64_begin(&b, f);
+  mbdae_base64_put(&b, &header, sizeof header);
+  for (long i = 0; i < n; i += 256) { /* int may differ from Int32: convert */
+    long k = n - i < 256 ? n - i : 256;
+    for (long j = 0; j < k; ++j) buf[j] = (int32_t)a[i + j];
+    mbdae_base64_put(&b, buf, (size_t)k * sizeof *buf);
+  }
+  mbdae_base64_end(&b);
+  fprintf(f, "\n        </DataArray>\n");
+}
+
+/* The offsets of n cells of per points each. 0 or MBDAE_ERR_MEMORY. */
+static int counts(FILE *f, long n, int per) {
+  int *o = malloc((size_t)(n > 0 ? n : 1) * sizeof *o);
+  if (!o) return MBDAE_ERR_MEMORY;
+  for (long i = 0; i < n; ++i) o[i] = (int)(per * (i + 1));
+  ints(f, "offsets", o, n);
+  free(o);
+  return MBDAE_OK;
+}
+
+/* Field data: n tuples of one value. */
+static void doubles_tuples(FILE *f, const char *name, const double *a, long n) {
+  fprintf(f, "      <DataArray type=\"Float64\" Name=\"%s\" NumberOfTuples=\"%ld\" "
+             "format=\"binary\">\n        ", name, n);
+  binary(f, a, (size_t)n * sizeof *a);
+  fprintf(f, "      </DataArray>\n");
 }
 
 static void doubles(FILE *f, const char *name, int ncomp, const double *a, long n) {
   fprintf(f, "        <DataArray type=\"Float64\" Name=\"%s\" NumberOfComponents=\"%d\" "
-             "format=\"ascii\">\n", name, ncomp);
-  for (long i = 0; i < n; ++i)
-    for (int c = 0; c < ncomp; ++c) fprintf(f, "%.9g%c", a[i * ncomp + c], c == ncomp - 1 ? '\n' : ' ');
+             "format=\"binary\">\n        ", name, ncomp);
+  binary(f, a, (size_t)n * (size_t)ncomp * sizeof *a);
   fprintf(f, "        </DataArray>\n");
 }
 
@@ -100,7 +180,9 @@ static int thin(mbdae_vtk *v) {
   for (long i = 0; i < v->nframes; ++i) {
     if (i % 2) {
       frame_path(path, sizeof path, v, i);
-      if (remove(path) != 0 && errno != ENOENT) return MBDAE_ERR_IO;
+      if ((v->flags & MBDAE_SCENE_VTK) && remove(path) != 0 && errno != ENOENT)
+        return MBDAE_ERR_IO;
+      if (v->flags & MBDAE_SCENE_ANIMATION) mbdae_animation_drop(v->dir, frame_number(v, i));
       continue;
     }
     v->times[k++] = v->times[i];
@@ -116,6 +198,86 @@ static int thin(mbdae_vtk *v) {
 static double spacing(const mbdae_vtk *v) {
   double dt = v->nframes >= 2 ? 0.999 * (v->times[1] - v->times[0]) : 0.0;
   return dt > v->min_dt ? dt : v->min_dt;
+}
+
+/* One frame: DIR/vtk/frame_NNNNNN.vtp (v->times[v->nframes] = t), written
+ * under a temporary name and renamed. */
+static int write_vtp(const mbdae_vtk *v, const mbdae_geometry *g, double t) {
+  char path[4200];
+  frame_path(path, sizeof path, v, v->nframes);
+  size_t n = strlen(path) + 8;
+  char *fin = malloc(n), *tmp = malloc(n);
+  if (!fin || !tmp) {
+    free(fin);
+    free(tmp);
+    return MBDAE_ERR_MEMORY;
+  }
+  snprintf(fin, n, "%s", path);
+  char *slash = strrchr(path, '/');
+  *slash = '\0';
+  snprintf(tmp, n, "%s/.%s.tmp", path, slash + 1);
+  FILE *f = fopen(tmp, "w");
+  if (!f) {
+    free(fin);
+    free(tmp);
+    return MBDAE_ERR_IO;
+  }
+  long ncells = (long)g->nverts + g->nlines + g->npolys;
+  fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\" version=\"0.1\" "
+             "byte_order=\"LittleEndian\" header_type=\"UInt32\">\n  <PolyData>\n");
+  /* the frame's time, read by ParaView's reader for the time series */
+  fprintf(f, "    <FieldData>\n");
+  doubles_tuples(f, "TimeValue", &t, 1);
+  fprintf(f, "    </FieldData>\n");
+  fprintf(f, "    <Piece NumberOfPoints=\"%d\" NumberOfVerts=\"%d\" NumberOfLines=\"%d\" "
+             "NumberOfStrips=\"0\" NumberOfPolys=\"%d\">\n", g->npoints, g->nverts, g->nlines,
+          g->npolys);
+  if (g->point_data || g->npoint_arrays > 0) {
+    const char *legacy = g->point_data_name ? g->point_data_name : "point_data";
+    fprintf(f, "      <PointData");
+    attributes(f, g->point_data ? legacy : NULL, g->point_arrays, g->npoint_arrays);
+    fprintf(f, ">\n");
+    if (g->point_data) doubles(f, legacy, 1, g->point_data, g->npoints);
+    for (int i = 0; i < g->npoint_arrays; ++i)
+      doubles(f, g->point_arrays[i].name, g->point_arrays[i].ncomp, g->point_arrays[i].values,
+              g->npoints);
+    fprintf(f, "      </PointData>\n");
+  }
+  if (g->ncell_arrays > 0 && ncells > 0) {
+    fprintf(f, "      <CellData");
+    attributes(f, NULL, g->cell_arrays, g->ncell_arrays);
+    fprintf(f, ">\n");
+    for (int i = 0; i < g->ncell_arrays; ++i)
+      doubles(f, g->cell_arrays[i].name, g->cell_arrays[i].ncomp, g->cell_arrays[i].values,
+              ncells);
+    fprintf(f, "      </CellData>\n");
+  }
+  fprintf(f, "      <Points>\n");
+  doubles(f, "Points", 3, g->points, g->npoints);
+  fprintf(f, "      </Points>\n");
+  int rc = MBDAE_OK;
+  if (g->nverts > 0) {
+    fprintf(f, "      <Verts>\n");
+    ints(f, "connectivity", g->verts, g->nverts);
+    rc = counts(f, g->nverts, 1);
+    fprintf(f, "      </Verts>\n");
+  }
+  fprintf(f, "      <Lines>\n");
+  ints(f, "connectivity", g->lines, 2L * g->nlines);
+  if (!rc) rc = counts(f, g->nlines, 2);
+  fprintf(f, "      </Lines>\n      <Polys>\n");
+  ints(f, "connectivity", g->poly_index, g->npolys ? g->poly_start[g->npolys] : 0);
+  ints(f, "offsets", g->poly_start + 1, g->npolys);
+  fprintf(f, "      </Polys>\n    </Piece>\n  </PolyData>\n</VTKFile>\n");
+  int bad = ferror(f) || rc;
+  bad |= fclose(f) != 0;
+  if (rc) {
+    remove(tmp);
+    free(tmp);
+    free(fin);
+    return rc;
+  }
+  return mbdae_commit_file(tmp, fin, !bad, NULL, 0);
 }
 
 int mbdae_vtk_frame(mbdae_vtk *v, mbdae_model *model, double t, const double *y) {
@@ -142,56 +304,16 @@ int mbdae_vtk_frame(mbdae_vtk *v, mbdae_model *model, double t, const double *y)
     v->times = tt;
     v->cap = cap;
   }
-  char path[4200];
   v->times[v->nframes] = t; /* counted below once written */
-  frame_path(path, sizeof path, v, v->nframes);
-  FILE *f = fopen(path, "w");
-  if (!f) return MBDAE_ERR_IO;
-  long ncells = (long)g->nverts + g->nlines + g->npolys;
-  fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\" version=\"0.1\" "
-             "byte_order=\"LittleEndian\">\n  <PolyData>\n");
-  fprintf(f, "    <Piece NumberOfPoints=\"%d\" NumberOfVerts=\"%d\" NumberOfLines=\"%d\" "
-             "NumberOfStrips=\"0\" NumberOfPolys=\"%d\">\n", g->npoints, g->nverts, g->nlines,
-          g->npolys);
-  if (g->point_data || g->npoint_arrays > 0) {
-    const char *legacy = g->point_data_name ? g->point_data_name : "point_data";
-    fprintf(f, "      <PointData");
-    attributes(f, g->point_data ? legacy : NULL, g->point_arrays, g->npoint_arrays);
-    fprintf(f, ">\n");
-    if (g->point_data) doubles(f, legacy, 1, g->point_data, g->npoints);
-    for (int i = 0; i < g->npoint_arrays; ++i)
-      doubles(f, g->point_arrays[i].name, g->point_arrays[i].ncomp, g->point_arrays[i].values,
-              g->npoints);
-    fprintf(f, "      </PointData>\n");
+  if (v->flags & MBDAE_SCENE_VTK) {
+    rc = write_vtp(v, g, t);
+    if (rc) return rc;
   }
-  if (g->ncell_arrays > 0 && ncells > 0) {
-    fprintf(f, "      <CellData");
-    attributes(f, NULL, g->cell_arrays, g->ncell_arrays);
-    fprintf(f, ">\n");
-    for (int i = 0; i < g->ncell_arrays; ++i)
-      doubles(f, g->cell_arrays[i].name, g->cell_arrays[i].ncomp, g->cell_arrays[i].values,
-              ncells);
-    fprintf(f, "      </CellData>\n");
+  if (v->flags & MBDAE_SCENE_ANIMATION) {
+    rc = mbdae_animation_frame(v->dir, frame_number(v, v->nframes), t, g);
+    if (rc) return rc;
   }
-  fprintf(f, "      <Points>\n        <DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n");
-  for (int i = 0; i < g->npoints; ++i)
-    fprintf(f, "%.12g %.12g %.12g\n", g->points[3 * i], g->points[3 * i + 1], g->points[3 * i + 2]);
-  fprintf(f, "        </DataArray>\n      </Points>\n");
-  if (g->nverts > 0) {
-    fprintf(f, "      <Verts>\n");
-    ints(f, "connectivity", g->verts, g->nverts, 0);
-    counts(f, g->nverts, 1);
-    fprintf(f, "      </Verts>\n");
-  }
-  fprintf(f, "      <Lines>\n");
-  ints(f, "connectivity", g->lines, 2L * g->nlines, 0);
-  counts(f, g->nlines, 2);
-  fprintf(f, "      </Lines>\n      <Polys>\n");
-  ints(f, "connectivity", g->poly_index, g->npolys ? g->poly_start[g->npolys] : 0, 0);
-  ints(f, "offsets", g->poly_start + 1, g->npolys, 0);
-  fprintf(f, "      </Polys>\n    </Piece>\n  </PolyData>\n</VTKFile>\n");
-  if (fclose(f) != 0) return MBDAE_ERR_IO;
-  v->times[v->nframes++] = t;
+  v->nframes++;
   return MBDAE_OK;
 }
 
@@ -213,14 +335,29 @@ int mbdae_vtk_restore(mbdae_vtk *v, const double *times, long n) {
   return MBDAE_OK;
 }
 
+void mbdae_vtk_render(mbdae_vtk *v, const char *title, char *note, size_t notelen) {
+  if (note && notelen) note[0] = '\0';
+  if (!v || !(v->flags & MBDAE_SCENE_ANIMATION) || v->nframes == 0) return;
+  long *numbers = malloc((size_t)v->nframes * sizeof *numbers);
+  if (!numbers) {
+    if (note && notelen) snprintf(note, notelen, "out of memory: no animation rendered");
+    return;
+  }
+  for (long i = 0; i < v->nframes; ++i) numbers[i] = frame_number(v, i);
+  mbdae_animation_render(v->dir, v->times, numbers, v->nframes, title, note, notelen);
+  free(numbers);
+}
+
 int mbdae_vtk_close(mbdae_vtk **pv) {
   if (!pv || !*pv) return MBDAE_OK;
   mbdae_vtk *v = *pv;
   int rc = MBDAE_OK;
   char path[4200];
   snprintf(path, sizeof path, "%s/animation.pvd", v->dir);
-  FILE *f = fopen(path, "w");
-  if (!f) {
+  FILE *f = (v->flags & MBDAE_SCENE_VTK) ? fopen(path, "w") : NULL;
+  if (!(v->flags & MBDAE_SCENE_VTK)) {
+    /* no index */
+  } else if (!f) {
     rc = MBDAE_ERR_IO;
   } else {
     fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n"

@@ -2,7 +2,8 @@
 # bootstrap.sh - install what is missing (Debian 12, as root), build, and run
 # either the main demo or the whole test suite.
 #
-#   bash scripts/bootstrap.sh demo   # install, build, run the default demo scenario
+#   bash scripts/bootstrap.sh demo   # install and build what the demo needs (the command:
+#                                    # no tests, examples, MPI, clang), run the net capture
 #   bash scripts/bootstrap.sh test   # install, build, run every test (plain and ASan+UBSan)
 #
 # Environment: BUILD_DIR (default build), JOBS (default nproc),
@@ -29,7 +30,7 @@ if [ "$mode" != demo ]; then
   packages+=(libcunit1-dev
              libopenmpi-dev openmpi-bin          # mbdae sweep under mpirun
              python3 python3-numpy python3-pytest # python/ (ctest python_mbdae), results_pages
-             python3-vtk9                        # a VTK frame read back (ctest python_vtk_frame)
+             python3-vtk9                        # VTK frames read back (python/tests/test_vtk.py)
              clang libclang-rt-14-dev)           # the libFuzzer run of `test`
 fi
 
@@ -85,8 +86,10 @@ fi
 if [ "$mode" = demo ]; then
   scenario="$root/scenarios/capture_demo.yaml"
   out="$root/out/demo"
-  "$build/mbdae" run "$scenario" --out "$out"
-  echo "bootstrap: demo results in $out (series.csv, events.csv, summary.json, *.png)"
+  # the scene as pictures too: animation/frame_*.png and animation.gif (gnuplot)
+  "$build/mbdae" run "$scenario" --out "$out" --set output.animation=true
+  echo "bootstrap: demo results in $out (series.csv, events.csv, summary.json, *.png," \
+       "animation.gif, animation/frame_*.png, vtk/ + animation.pvd for ParaView)"
   exit 0
 fi
 

@@ -36,7 +36,7 @@ static void test_frames(void) {
   CU_ASSERT_PTR_NULL(mbdae_geometry_find("no_such_kind"));
   const char *dir = mbdae_test_tmpdir("capture-vtk");
   int failed = 1;
-  mbdae_vtk *v = mbdae_vtk_open("net_capture", dir, 0.1, &failed);
+  mbdae_vtk *v = mbdae_vtk_open("net_capture", dir, 0.1, MBDAE_SCENE_VTK, &failed);
   CU_ASSERT_EQUAL(failed, 0);
   CU_ASSERT_PTR_NOT_NULL_FATAL(v);
   CU_ASSERT_EQUAL(mbdae_vtk_frame(v, (mbdae_model *)m, 0.0, y), MBDAE_OK);
@@ -49,8 +49,12 @@ static void test_frames(void) {
   snprintf(path, sizeof path, "%s/animation.pvd", dir);
   CU_ASSERT_EQUAL(count_in_file(path, "<DataSet timestep="), 2);
   snprintf(path, sizeof path, "%s/vtk/frame_000001.vtp", dir);
-  /* 6 points + 16 prism vertices, 7 strings, 10 faces */
-  CU_ASSERT_EQUAL(count_in_file(path, "NumberOfPoints=\"22\" NumberOfVerts=\"0\" NumberOfLines=\"7\""), 1);
+  /* 6 points (each a vertex cell) + 16 prism vertices, 7 strings, 10 faces */
+  CU_ASSERT_EQUAL(count_in_file(path, "NumberOfPoints=\"22\" NumberOfVerts=\"6\" NumberOfLines=\"7\""), 1);
+  CU_ASSERT_EQUAL(count_in_file(path, "Name=\"part\""), 1);
+  CU_ASSERT_EQUAL(count_in_file(path, "Name=\"taut\""), 1);
+  CU_ASSERT_EQUAL(count_in_file(path, "Name=\"TimeValue\""), 1);
+  CU_ASSERT_EQUAL(count_in_file(path, "format=\"ascii\""), 0); /* binary arrays */
   CU_ASSERT_EQUAL(count_in_file(path, "NumberOfPolys=\"10\""), 1);
   free(y);
   capture_free(&m);

@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,6 +136,58 @@ static long attr(const char *text, const char *key) {
   return p ? strtol(p + strlen(key), NULL, 10) : -1;
 }
 
+/* A base64 digit's value, -1 for anything else ('=', blanks). */
+static int b64(char c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  return c == '+' ? 62 : c == '/' ? 63 : -1;
+}
+
+/* The values of an inline binary DataArray (VTK XML: base64 of a UInt32
+ * byte count, then the little-endian values), of type Float64 or Int32
+ * (tag: its opening tag), as doubles; count in *n. */
+static double *binary_values(const char *tag, const char *q, const char *end, long *n) {
+  size_t cap = (size_t)(end - q) / 4 * 3 + 3, len = 0;
+  unsigned char *raw = malloc(cap);
+  if (!raw) return NULL;
+  unsigned acc = 0;
+  int bits = 0;
+  for (; q < end; ++q) {
+    int d = b64(*q);
+    if (d < 0) continue;
+    acc = (acc << 6) | (unsigned)d;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      raw[len++] = (unsigned char)(acc >> bits & 0xff);
+    }
+  }
+  uint32_t nbytes = 0;
+  if (len >= 4) memcpy(&nbytes, raw, 4);
+  int is_double = strstr(tag, "type=\"Float64\"") != NULL;
+  int is_int = strstr(tag, "type=\"Int32\"") != NULL;
+  size_t width = is_double ? 8 : 4;
+  if ((!is_double && !is_int) || len < 4 || nbytes > len - 4 || nbytes % width) {
+    free(raw);
+    *n = 0;
+    return NULL;
+  }
+  *n = (long)(nbytes / width);
+  double *v = malloc((size_t)(*n > 0 ? *n : 1) * sizeof *v);
+  for (long i = 0; v && i < *n; ++i) {
+    if (is_double) {
+      memcpy(&v[i], raw + 4 + 8 * i, 8);
+    } else {
+      int32_t k;
+      memcpy(&k, raw + 4 + 4 * i, 4);
+      v[i] = k;
+    }
+  }
+  free(raw);
+  return v;
+}
+
 /* Numbers of the DataArray named name (NULL: the first) inside
  * <section ...> ... </section>; malloc'd, count in *n; NULL if absent. */
 static double *array_in(const char *text, const char *section, const char *name, long *n) {
@@ -161,6 +214,10 @@ static double *array_in(const char *text, const char *section, const char *name,
   const char *q = strchr(p, '>') + 1;
   const char *end = strstr(q, "</DataArray>");
   if (!end) return NULL;
+  const char *gt = strchr(p, '>');
+  char tag[512];
+  snprintf(tag, sizeof tag, "%.*s", (int)(gt - p), p);
+  if (strstr(tag, "format=\"binary\"")) return binary_values(tag, q, end, n);
   long cap = 64;
   double *v = malloc((size_t)cap * sizeof *v);
   while (v) {

@@ -207,6 +207,7 @@ void capture_free(capture_model **pm) {
   free(m->ctrl_work); free(m->ctrl_last);
   free(m->vert_work);
   free(m->geo_points); free(m->geo_data); free(m->geo_lines); free(m->geo_start); free(m->geo_index);
+  free(m->geo_verts); free(m->geo_part); free(m->geo_taut);
   free(m);
   *pm = NULL;
 }

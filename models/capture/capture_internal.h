@@ -56,6 +56,8 @@ struct capture_model {
   /* geometry for animation (capture_geometry.c) */
   double *geo_points, *geo_data;
   int *geo_lines, *geo_start, *geo_index;
+  int *geo_verts;        /* np: the net points as vertex cells */
+  double *geo_part, *geo_taut; /* per cell (vertices, strings, faces) */
   /* DAE form (capture_dae.c); NULL for the ODE form */
   struct capture_dae *dae;
   /* sparse joint multiplier solve (capture_joint.c); NULL until used */
