@@ -46,10 +46,6 @@ static double norm3_diff(const double *a, const double *b) {
 static int step_metrics(const mbdae_step_record *r, void *ud) {
   moreau_metrics *mm = ud;
   const sn_net *net = mm->model->net;
-  if (!mm->started) {
-    mm->started = 1;
-    mm->cpu_first = cpu_now();
-  }
   mm->steps++;
   if (r->index_set > 0) mm->lcp_steps++;
   if (r->index_set > mm->index_max) mm->index_max = r->index_set;
@@ -97,6 +93,42 @@ static int step_metrics(const mbdae_step_record *r, void *ud) {
   return mm->hook ? mm->hook(r, mm->model, mm->hook_data) : 0;
 }
 
+typedef struct step_clock {
+  long steps;
+  double cpu_first;
+} step_clock;
+
+/* The timing run's observer: one clock read at the first step, a count. */
+static int step_count(const mbdae_step_record *r, void *ud) {
+  (void)r;
+  step_clock *c = ud;
+  if (c->steps++ == 0) c->cpu_first = cpu_now();
+  return 0;
+}
+
+/* CPU of the stepping loop of a run of p under o without metrics. */
+static double loop_cpu(const snm_params *p, mbdae_options *o) {
+  snm_model *m = NULL;
+  mbdae_param_error pe;
+  if (snm_create(p, o, &m, &pe)) return NAN;
+  double *y = calloc((size_t)m->net->n, sizeof *y);
+  step_clock c = {0, 0.0};
+  double cpu = NAN;
+  if (y && !snm_initial_state(m, o->t0, y, NULL)) {
+    o->step_observer = step_count;
+    o->step_data = &c;
+    int rc = mbdae_run(m->problem, o, y, NULL, NULL, NULL, 0);
+    double c1 = cpu_now();
+    if (rc == MBDAE_OK && c.steps > 1)
+      cpu = (c1 - c.cpu_first) * (double)c.steps / (double)(c.steps - 1);
+  }
+  o->step_observer = NULL;
+  o->step_data = NULL;
+  free(y);
+  snm_free(&m);
+  return cpu;
+}
+
 int strings_moreau_run(const snm_params *p, mbdae_options *o, moreau_metrics *mm,
                        char *msg, size_t msglen) {
   o->method = MBDAE_METHOD_MOREAU;
@@ -118,7 +150,9 @@ int strings_moreau_run(const snm_params *p, mbdae_options *o, moreau_metrics *mm
   const double w0 = mm->window0, w1 = mm->window1, pt = mm->probe_t;
   int (*hook)(const mbdae_step_record *, const snm_model *, void *) = mm->hook;
   void *hook_data = mm->hook_data;
+  const int timing = mm->timing;
   memset(mm, 0, sizeof *mm);
+  mm->timing = timing;
   mm->window0 = w0;
   mm->window1 = w1;
   mm->probe_t = pt;
@@ -134,13 +168,15 @@ int strings_moreau_run(const snm_params *p, mbdae_options *o, moreau_metrics *mm
   if (!rc) {
     double c0 = cpu_now();
     rc = mbdae_run(m->problem, o, y, NULL, &mm->stats, msg, msglen);
-    double c1 = cpu_now();
-    mm->cpu_run = c1 - c0;
-    /* the loop from the first step's end to the return (the clock is read
-     * twice only: per-step reads cost more than a bola's step); add one
-     * mean step for the first */
-    if (mm->steps > 1)
-      mm->cpu_loop = (c1 - mm->cpu_first) * (double)mm->steps / (double)(mm->steps - 1);
+    mm->cpu_run = cpu_now() - c0;
+  }
+  /* the loop's CPU from a second run with a counting observer only (the
+   * clock read at the first step and after the return; one mean step added
+   * for the first) */
+  if (rc == MBDAE_OK && mm->timing) {
+    mm->cpu_loop = loop_cpu(p, o);
+  } else {
+    mm->cpu_loop = NAN;
   }
   mm->model = NULL;
   o->step_observer = NULL;

@@ -32,15 +32,18 @@ typedef struct moreau_metrics {
   int active_end;           /* index set at the end */
   int taut_end;             /* strings with L - d < 1e-3 L at the end */
   double omega_end;         /* two-point nets: |d x d'| / |d|^2 at the end [rad/s] */
-  double cpu_loop;          /* CPU seconds of the stepping loop (first to last step) */
-  double cpu_run;           /* CPU seconds of the whole mbdae_run */
+  double cpu_loop;          /* CPU seconds of the stepping loop (first to last step),
+                               from a second run whose step observer only counts
+                               (the metrics above cost as much as a step) */
+  double cpu_run;           /* CPU seconds of the whole mbdae_run with the metrics */
   mbdae_stats stats;
+  int timing;               /* 1: also time the stepping loop (a second run) */
   /* optional, called after every step with the model (tools that look inside) */
   int (*hook)(const mbdae_step_record *r, const snm_model *m, void *data);
   void *hook_data;
   /* private */
-  int run_free, started;
-  double p0[3], h0[3], cpu_first, E_prev;
+  int run_free;
+  double p0[3], h0[3], E_prev;
   const snm_model *model;
 } moreau_metrics;
 
