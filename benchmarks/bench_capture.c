@@ -56,6 +56,7 @@
 
 #include "capture/capture.h"
 #include "capture/capture_internal.h"
+#include "capture/capture_mechanics.h"
 #include "mbdae/mbdae.h"
 
 extern const mbdae_model_kind mbdae_model_net_capture;
@@ -89,7 +90,7 @@ static int observer(double t, const double *y, const double *yp,
     /* the deepest held row below its surface (c < 0 while active), relative */
     const capture_model *mm = l->m;
     double cmin = 0.0;
-    for (int k = 0; k < mm->nc; ++k) {
+    for (int k = 0; k < mm->nc && !mm->mech; ++k) { /* moreau: rows are not kept */
       double cs = k < mm->ns ? mm->net->s[k].L * mm->net->s[k].L : 1.0;
       if (mm->active[k] && mm->rows[k].c / cs < cmin) cmin = mm->rows[k].c / cs;
     }
