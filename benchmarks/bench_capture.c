@@ -17,7 +17,10 @@
  *                      [--restart-step X] [--forces bilateral|unilateral]
  *                      [--progress]
  *   METHOD: rk4 | cvode-adams | cvode-bdf | ida (IDA uses KLU) | moreau
- *   (event capturing, Moreau-Jean; doc/capture.md "Event capturing").
+ *   (event capturing, Moreau-Jean; doc/capture.md "Event capturing") |
+ *   arkode (ESDIRK on the DAE form through its completion, KLU; doc/arkode.md).
+ *   --table NAME: arkode's table (solver.arkode_table names; default esdirk547);
+ *   --restart auto|solver: solver.restart; --jac-reuse X: solver.jac_reuse_cj.
  *   TOL: the fixed step for RK4 and moreau, else rtol (atol = 1e-2 rtol, as
  *   the demo).
  *   --theta X: moreau's theta (default 1/2); --release-held: event mode's
@@ -102,6 +105,15 @@ static int observer(double t, const double *y, const double *yp,
   return l->cpu_limit > 0.0 && cpu > l->cpu_limit ? 1 : 0;
 }
 
+static double mean_order(const mbdae_stats *st) {
+  double n = 0.0, sum = 0.0;
+  for (int q = 1; q <= MBDAE_STATS_ORDERS; ++q) {
+    n += (double)st->steps_by_order[q - 1];
+    sum += q * (double)st->steps_by_order[q - 1];
+  }
+  return n > 0.0 ? sum / n : 0.0;
+}
+
 /* net points then body vertices in the inertial frame (npos x 3) */
 static double *positions(const capture_model *m, const double *y, int *npos) {
   int np = capture_npoints(m), nv = capture_body(m)->nv;
@@ -115,13 +127,15 @@ static double *positions(const capture_model *m, const double *y, int *npos) {
 
 int main(int argc, char **argv) {
   if (argc < 5) {
-    fprintf(stderr, "usage: %s N rk4|cvode-adams|cvode-bdf|ida T_END TOL [--save FILE] "
+    fprintf(stderr, "usage: %s N rk4|cvode-adams|cvode-bdf|ida|arkode|moreau T_END TOL [--save FILE] "
                     "[--ref FILE] [--cpu-limit SEC] [--dt-out DT]\n"
                     "       [--ordering amd|colamd|metis]\n", argv[0]);
     return 2;
   }
   const char *save = NULL, *ref = NULL, *ordering = "amd", *mode = "event",
-             *switching = "located", *forces = "bilateral";
+             *switching = "located", *forces = "bilateral", *table = NULL,
+             *restart = NULL;
+  double jac_reuse = -1.0;
   limit_data lim = {0.0, 0, 0, NULL};
   double dt_out = 0.05, restart_step = 0.0, theta = 0.5;
   int release_held = 0;
@@ -150,6 +164,9 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[a], "--switching") == 0) switching = argv[a + 1];
     else if (strcmp(argv[a], "--forces") == 0) forces = argv[a + 1];
     else if (strcmp(argv[a], "--theta") == 0) theta = atof(argv[a + 1]);
+    else if (strcmp(argv[a], "--table") == 0) table = argv[a + 1];
+    else if (strcmp(argv[a], "--restart") == 0) restart = argv[a + 1];
+    else if (strcmp(argv[a], "--jac-reuse") == 0) jac_reuse = atof(argv[a + 1]);
     else { fprintf(stderr, "unknown option %s\n", argv[a]); return 2; }
   }
   int n = atoi(argv[1]);
@@ -191,7 +208,24 @@ int main(int argc, char **argv) {
   p.omega_string = p.omega_body = 10.0;
 
   int rk4 = o.method == MBDAE_METHOD_RK4 || o.method == MBDAE_METHOD_MOREAU;
-  o.linsol = o.method == MBDAE_METHOD_IDA ? MBDAE_LINSOL_KLU : MBDAE_LINSOL_DENSE;
+  o.linsol = o.method == MBDAE_METHOD_IDA || o.method == MBDAE_METHOD_ARKODE ? MBDAE_LINSOL_KLU
+                                                                            : MBDAE_LINSOL_DENSE;
+  if (table) { /* the names of solver.arkode_table, in mbdae_arkode_table's order */
+    static const char *const names[] = {"esdirk324", "esdirk325", "esdirk32i5", "esdirk436",
+                                        "esdirk43i6", "qesdirk436", "esdirk437", "esdirk547",
+                                        "esdirk547b", "ark324", "ark436", "ark437", "ark548",
+                                        "kvaerno423", "kvaerno534", "kvaerno745", "trbdf2"};
+    int k = 0, nt = (int)(sizeof names / sizeof names[0]);
+    while (k < nt && strcmp(names[k], table) != 0) ++k;
+    if (k == nt) {
+      fprintf(stderr, "unknown table %s\n", table);
+      return 2;
+    }
+    o.arkode_table = (mbdae_arkode_table)k;
+  }
+  if (restart) o.restart_policy = strcmp(restart, "auto") == 0 ? MBDAE_RESTART_AUTO
+                                                                : MBDAE_RESTART_SOLVER;
+  if (jac_reuse >= 0.0) o.jac_reuse_cj = jac_reuse;
   o.ordering = strcmp(ordering, "metis") == 0    ? MBDAE_ORDERING_METIS
                : strcmp(ordering, "colamd") == 0 ? MBDAE_ORDERING_COLAMD
                                                  : MBDAE_ORDERING_AMD;
@@ -274,7 +308,8 @@ int main(int argc, char **argv) {
          "end_err=%.3e dp_rel=%.2e "
          "dL_rel=%.2e E_end=%.6g klu_analyses=%ld klu_factors=%ld dense_fallbacks=%ld "
          "ns_iters=%ld ns_fallbacks=%ld set_max=%ld set_mean=%.1f max_violation=%.3e "
-         "max_energy_rise=%.3e work_impulses=%.4g %s\n",
+         "max_energy_rise=%.3e work_impulses=%.4g newton_iters=%ld newton_fails=%ld "
+         "err_fails=%ld jac_evals=%ld restarts=%ld ramp_steps=%ld mean_order=%.2f %s\n",
          n, capture_npoints(m), nsz, argv[2], tol, rc, st.t_reached, cpu, st.wall_time,
          cpu / tr, st.steps, st.rhs_evals, st.root_evals, st.lin_setups, st.events,
          capture_impacts(m), capture_releases(m), capture_face_switches(m),
@@ -282,7 +317,8 @@ int main(int argc, char **argv) {
          ru.ru_maxrss / 1024.0, errmax, sqrt(dp / np0), sqrt(dL / nL0), E1, ja,
          jf, jd, st.nonsmooth_iters, st.nonsmooth_fallbacks, st.index_set_max,
          st.index_set_mean, st.max_violation, st.max_energy_rise, st.work_impulses,
-         rc ? msg : "");
+         st.newton_iters, st.newton_fails, st.err_test_fails, st.jac_evals, st.restarts,
+         st.ramp_steps, mean_order(&st), rc ? msg : "");
   free(x);
   free(y);
   free(yp);

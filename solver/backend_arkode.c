@@ -30,6 +30,7 @@ typedef struct arkode_backend {
   long nst_seen;   /* steps already reported to the engine (ARKStepReset keeps counters) */
   int order;       /* of the table */
   mbdae_arkode_dae *dae; /* a DAE form: its reduction to the differential unknowns */
+  long root_evals; /* of earlier resets (ARKODE restarts that counter at each) */
 } arkode_backend;
 
 /* mbdae_arkode_table -> ARKODE's table, in the enum's order */
@@ -201,6 +202,8 @@ static int ark_root_info(mbdae_engine *e, int *dirs) {
 static int ark_reinit(mbdae_engine *e) {
   arkode_backend *b = e->backend;
   ark_probe(e);
+  long nge = 0;
+  if (ARKStepGetNumGEvals(b->mem, &nge) == ARK_SUCCESS) b->root_evals += nge;
   ARK_CHECK(ARKStepReset(b->mem, e->t, b->y));
   double h0 = mbdae_engine_restart_step(e, b->order);
   if (h0 > 0) ARK_CHECK(ARKStepSetInitStep(b->mem, h0));
@@ -225,7 +228,7 @@ static void ark_stats(mbdae_engine *e, mbdae_stats *s) {
   if (ARKStepGetNumNonlinSolvIters(b->mem, &v) == 0) s->newton_iters = v;
   if (ARKStepGetNumNonlinSolvConvFails(b->mem, &v) == 0) s->newton_fails = v;
   if (ARKStepGetNumErrTestFails(b->mem, &v) == 0) s->err_test_fails = v;
-  if (ARKStepGetNumGEvals(b->mem, &v) == 0) s->root_evals = v;
+  if (ARKStepGetNumGEvals(b->mem, &v) == 0) s->root_evals = b->root_evals + v;
   realtype h;
   if (ARKStepGetLastStep(b->mem, &h) == 0 && h != 0) s->last_step = h;
 }
