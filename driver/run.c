@@ -19,6 +19,7 @@
 #include "progress.h"
 #include "solver_schema.h"
 #include "writer.h"
+#include "writer_events_columns.h"
 #include "writer_vtk.h"
 
 static const mbdae_writer_ops *const writers[] = {
@@ -47,6 +48,8 @@ typedef struct run_ctx {
   int last_was_sample;          /* when it was the observer's last call */
   char io_msg[512];
   mbdae_vtk *vtk;               /* VTK frames (writer_vtk.c); NULL without geometry */
+  char inv_unit[MBDAE_RUN_MAX_INVARIANTS][24]; /* the invariants' units (copies: a */
+  const char *inv_unit_of[MBDAE_RUN_MAX_INVARIANTS]; /* rebuilt model frees its own) */
   /* checkpoints and interruption (doc/checkpoint.md) */
   int n;                        /* state size */
   long q;                       /* checkpoint interval in output steps (0: none) */
@@ -106,7 +109,7 @@ static int open_sink(run_ctx *c) {
   const mbdae_run_sink *k = c->cfg->sink;
   if (!k || !k->begin ||
       k->begin(k->data, c->out.ncols, c->out.cols, c->out.nevcols, c->out.evcols, c->out.ninv,
-               c->out.inv_names) == 0)
+               c->out.inv_names, c->out.inv_units) == 0)
     return 0;
   snprintf(c->io_msg, sizeof c->io_msg, "cannot keep the results (out of memory?)");
   return MBDAE_ERR_MEMORY;
@@ -791,6 +794,21 @@ int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
   c.out.evcols = evcols;
   c.out.ninv = res->ninv;
   c.out.inv_names = inv_names;
+  for (int i = 0; i < res->ninv; ++i) {
+    snprintf(c.inv_unit[i], sizeof c.inv_unit[i], "%s", mbdae_problem_invariant_unit(c.problem, i));
+    c.inv_unit_of[i] = c.inv_unit[i];
+  }
+  c.out.inv_units = c.inv_unit_of;
+  char twice[64];
+  if (mbdae_events_name_repeated(&c.out, twice, sizeof twice)) {
+    /* events.csv, results.mat and DataFrames need one name per column */
+    char why[160];
+    snprintf(why, sizeof why, "model kind '%s' names two event columns '%s'", k->name, twice);
+    mbdae_scenario_key_error(s, "model", why, err, errlen);
+    rc = MBDAE_ERR_SCENARIO;
+    res->status = MBDAE_ERR_ARGUMENT;
+    goto done;
+  }
   c.out.plots = cfg->plots;
   c.out.notes = cfg->notes;
   c.n = n;

@@ -30,7 +30,8 @@ extern "C" {
 typedef struct mbdae_run_sink {
   void *data;
   int (*begin)(void *data, int ncols, const mbdae_column *cols, int nevcols,
-               const mbdae_column *evcols, int ninv, const char *const *inv_names);
+               const mbdae_column *evcols, int ninv, const char *const *inv_names,
+               const char *const *inv_units);
   int (*row)(void *data, const double *row, int kind);
   int (*event)(void *data, const mbdae_event_record *ev);
 } mbdae_run_sink;

@@ -56,7 +56,8 @@ static void kept_free(kept *k) {
 }
 
 static int keep_begin(void *data, int ncols, const mbdae_column *cols, int nevcols,
-                      const mbdae_column *evcols, int ninv, const char *const *inv_names) {
+                      const mbdae_column *evcols, int ninv, const char *const *inv_names,
+                      const char *const *inv_units) {
   kept *k = data;
   kept_free(k);
   k->ncols = ncols;
@@ -73,6 +74,7 @@ static int keep_begin(void *data, int ncols, const mbdae_column *cols, int nevco
     for (int a = 0; a < 2; ++a) {
       mbdae_column *c = &k->evcols[2 + 2 * i + a];
       snprintf(c->name, sizeof c->name, "%.50s_%s", inv_names[i], a ? "after" : "before");
+      snprintf(c->unit, sizeof c->unit, "%s", inv_units ? inv_units[i] : "");
     }
   memcpy(k->evcols + 2 + 2 * ninv, evcols, (size_t)nevcols * sizeof *evcols);
   return 0;

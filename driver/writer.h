@@ -22,6 +22,7 @@ typedef struct mbdae_output_ctx {
   const mbdae_column *evcols;
   int ninv;
   const char *const *inv_names;
+  const char *const *inv_units;  /* ninv units ("" for none) */
   int plots;                     /* render plots */
   FILE *notes;
   int row_kind;                  /* MBDAE_SERIES_* kind of the row being written */

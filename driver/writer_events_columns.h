@@ -15,5 +15,8 @@ int mbdae_events_ncolumns(const mbdae_output_ctx *c);
 /* Name and unit of column i; returns 1 if it holds numbers, 0 for text. */
 int mbdae_events_column(const mbdae_output_ctx *c, int i, char *name, size_t nlen,
                         char *unit, size_t ulen);
+/* 1 when two columns share a name (a model's event data named like a fixed
+ * column or <inv>_before/_after), the first such name in name; else 0. */
+int mbdae_events_name_repeated(const mbdae_output_ctx *c, char *name, size_t nlen);
 
 #endif

@@ -159,12 +159,14 @@ int main(void) {
     return 1;
   }
   static const char *const inv_names[] = {"energy"};
+  static const char *const inv_units[] = {"J"};
   int rc = mbdae_problem_set_user_data(prob, &pend);
   if (!rc) rc = mbdae_problem_set_rhs(prob, rhs);
   if (!rc) rc = mbdae_problem_set_jacobian_dense(prob, jacobian);
   if (!rc) rc = mbdae_problem_set_roots(prob, 1, roots);
   if (!rc) rc = mbdae_problem_set_event_handler(prob, impact);
   if (!rc) rc = mbdae_problem_set_invariants(prob, 1, inv_names, energy);
+  if (!rc) rc = mbdae_problem_set_invariant_units(prob, inv_units);
   if (rc) {
     fprintf(stderr, "problem setup: %s\n", mbdae_status_message(rc));
     mbdae_problem_free(&prob);

@@ -138,7 +138,14 @@ int mbdae_problem_set_invariants(mbdae_problem *p, int ninv,
   if (!p || ninv < 0 || (ninv > 0 && (!names || !f))) return MBDAE_ERR_ARGUMENT;
   p->ninv = ninv;
   p->inv_names = names;
+  p->inv_units = NULL; /* units go with the names they were given for */
   p->invariants = f;
+  return MBDAE_OK;
+}
+
+int mbdae_problem_set_invariant_units(mbdae_problem *p, const char *const *units) {
+  if (!p || !units || p->ninv <= 0) return MBDAE_ERR_ARGUMENT;
+  p->inv_units = units;
   return MBDAE_OK;
 }
 

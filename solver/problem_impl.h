@@ -21,6 +21,7 @@ struct mbdae_problem {
   mbdae_event_fn event;
   int ninv;
   const char *const *inv_names;
+  const char *const *inv_units; /* ninv units for output headers, or NULL */
   mbdae_invariant_fn invariants;
   mbdae_mode_name_fn mode_name;
   int nd;                     /* semi-explicit index 1: differential count (0: none) */

@@ -12,6 +12,12 @@ int mbdae_problem_invariant_count(const mbdae_problem *p,
   return p->invariants ? p->ninv : 0;
 }
 
+const char *mbdae_problem_invariant_unit(const mbdae_problem *p, int i) {
+  if (!p || !p->invariants || i < 0 || i >= p->ninv || !p->inv_units || !p->inv_units[i])
+    return "";
+  return p->inv_units[i];
+}
+
 int mbdae_problem_eval_invariants(const mbdae_problem *p, double t,
                                   const double *y, const double *yp,
                                   double *out) {

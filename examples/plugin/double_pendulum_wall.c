@@ -183,6 +183,7 @@ static int dpw_create(const void *params, mbdae_options *o, mbdae_model **model,
   if (!m) return mbdae_param_error_build_failed(err, "double pendulum", MBDAE_ERR_MEMORY);
   m->p = *(const dpw_params *)params;
   static const char *const inv_names[] = {"energy"};
+  static const char *const inv_units[] = {"J"}; /* events.csv: energy_before [J] */
   m->problem = mbdae_problem_create(4, MBDAE_FORM_ODE);
   int rc = m->problem ? MBDAE_OK : MBDAE_ERR_MEMORY;
   if (!rc) rc = mbdae_problem_set_user_data(m->problem, m);
@@ -190,6 +191,7 @@ static int dpw_create(const void *params, mbdae_options *o, mbdae_model **model,
   if (!rc) rc = mbdae_problem_set_roots(m->problem, 1, dpw_roots);
   if (!rc) rc = mbdae_problem_set_event_handler(m->problem, dpw_impact);
   if (!rc) rc = mbdae_problem_set_invariants(m->problem, 1, inv_names, dpw_invariants);
+  if (!rc) rc = mbdae_problem_set_invariant_units(m->problem, inv_units);
   if (rc) {
     mbdae_problem_free(&m->problem);
     free(m);

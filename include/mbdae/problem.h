@@ -180,6 +180,14 @@ MBDAE_EXPORT int mbdae_problem_set_event_handler(mbdae_problem *p, mbdae_event_f
 MBDAE_EXPORT int mbdae_problem_set_invariants(mbdae_problem *p, int ninv,
                                               const char *const *names,
                                               mbdae_invariant_fn f);
+/** @brief Units of the invariants (e.g. "J", "kg m/s"), for the headers of
+ *         the output (events.csv: "energy_before [J]"). Optional; call after
+ *         mbdae_problem_set_invariants(), which forgets earlier units.
+ * @param p     the problem
+ * @param units one static string per invariant ("" for none)
+ * @return MBDAE_OK or MBDAE_ERR_ARGUMENT (NULL, no invariants) */
+MBDAE_EXPORT int mbdae_problem_set_invariant_units(mbdae_problem *p,
+                                                   const char *const *units);
 /** @brief Set the function naming the current mode.
  * @param p the problem
  * @param f returns a static string
@@ -222,6 +230,11 @@ MBDAE_EXPORT int mbdae_problem_report_repair(mbdae_problem *p, double size, cons
  * @return their count (0 if none) */
 MBDAE_EXPORT int mbdae_problem_invariant_count(const mbdae_problem *p,
                                                const char *const **names);
+/** @brief The unit of invariant i, as set by mbdae_problem_set_invariant_units().
+ * @param p the problem
+ * @param i 0 <= i < the invariant count
+ * @return the unit ("" when none was set or i is out of range) */
+MBDAE_EXPORT const char *mbdae_problem_invariant_unit(const mbdae_problem *p, int i);
 /** @brief Evaluate the invariants at (t, y, yp).
  * @param p   the problem
  * @param t   time

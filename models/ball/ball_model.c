@@ -278,6 +278,7 @@ static const char *ball_mode_name(void *user_data) {
 }
 
 static const char *const ball_inv_names[BALL_NINV] = {"energy"};
+static const char *const ball_inv_units[BALL_NINV] = {"J"};
 
 int ball_create(const ball_params *p, mbdae_form form, ball_model **out) {
   if (!p || !out) return MBDAE_ERR_ARGUMENT;
@@ -311,6 +312,7 @@ int ball_create(const ball_params *p, mbdae_form form, ball_model **out) {
   if (!rc) rc = mbdae_problem_set_roots(pr, BALL_NROOTS, ball_roots);
   if (!rc) rc = mbdae_problem_set_event_handler(pr, ball_event);
   if (!rc) rc = mbdae_problem_set_invariants(pr, BALL_NINV, ball_inv_names, ball_invariants);
+  if (!rc) rc = mbdae_problem_set_invariant_units(pr, ball_inv_units);
   if (!rc) rc = mbdae_problem_set_mode_name(pr, ball_mode_name);
   if (!rc && form == MBDAE_FORM_ODE) rc = ball_set_mechanics(m);
   /* the height at a located impact is ~ the root's round-off: far below a

@@ -243,6 +243,7 @@ static int invariants(double t, const double *y, const double *yp, double *out,
   return 0;
 }
 static const char *const inv_names[] = {"energy"};
+static const char *const inv_units[] = {"J"};
 
 static const char *mode_name(void *ud) {
   (void)ud;
@@ -402,6 +403,7 @@ static int create(const void *params, mbdae_options *o, mbdae_model **model,
   if (!st) st = mbdae_problem_set_roots(pr, m->npieces, roots);
   if (!st) st = mbdae_problem_set_event_handler(pr, handler);
   if (!st) st = mbdae_problem_set_invariants(pr, 1, inv_names, invariants);
+  if (!st) st = mbdae_problem_set_invariant_units(pr, inv_units);
   if (!st) st = mbdae_problem_set_mode_name(pr, mode_name);
   if (st) {
     destroy(&m);
@@ -460,10 +462,10 @@ static int output_row(mbdae_model *m, double t, const double *y,
 }
 
 static const char *const ev_names[BILLIARD_EV_COUNT][2] = {
-  {"n", ""}, {"q1", "m"}, {"q2", "m"}, {"v1", "m/s"}, {"v2", "m/s"},
-  {"u4", "m/s"}, {"u5", "m/s"}, {"u3", "rad/s"}, {"stick", ""},
+  {"n", "-"}, {"q1", "m"}, {"q2", "m"}, {"v1", "m/s"}, {"v2", "m/s"},
+  {"u4", "m/s"}, {"u5", "m/s"}, {"u3", "rad/s"}, {"stick", "-"},
   {"vn_in", "m/s"}, {"q2_prev", "m"}, {"flight", "s"}, {"flight_prev", "s"},
-  {"q2_norm", ""}, {"u4_norm", ""}, {"s_contact", "m"}};
+  {"q2_norm", "-"}, {"u4_norm", "-"}, {"s_contact", "m"}};
 
 static int event_columns(mbdae_model *m, mbdae_column *cols, int max) {
   (void)m;

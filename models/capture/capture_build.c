@@ -181,6 +181,8 @@ const char *capture_mode_name(void *ud) {
 }
 
 static const char *const inv_names[] = {"energy", "px", "py", "pz", "Lx", "Ly", "Lz"};
+const char *const capture_inv_units[7] = {"J",        "kg m/s",   "kg m/s",  "kg m/s",
+                                          "kg m^2/s", "kg m^2/s", "kg m^2/s"};
 
 int capture_invariants(double t, const double *y, const double *yp, double *out, void *ud) {
   (void)t; (void)yp;
@@ -332,6 +334,7 @@ int capture_create(const capture_params *p, capture_model **out, mbdae_param_err
     r = r ? r : mbdae_problem_set_event_handler(m->problem, capture_event);
   }
   r = r ? r : mbdae_problem_set_invariants(m->problem, 7, inv_names, capture_invariants);
+  r = r ? r : mbdae_problem_set_invariant_units(m->problem, capture_inv_units);
   r = r ? r : mbdae_problem_set_mode_name(m->problem, capture_mode_name);
   if (r) { capture_free(&m); return r; }
   *out = m;

@@ -246,6 +246,7 @@ int capture_create_compliant(const capture_params *p, int dae, capture_model **o
     r = cc->dense_vals ? mbdae_problem_set_jacobian_dense(pb, cb_jac_dense) : MBDAE_ERR_MEMORY;
   }
   r = r ? r : mbdae_problem_set_invariants(pb, 7, inv_names, comp_invariants);
+  r = r ? r : mbdae_problem_set_invariant_units(pb, capture_inv_units);
   r = r ? r : mbdae_problem_set_mode_name(pb, comp_mode_name);
   if (r) { capture_free(&m); return r; }
   *out = m;

@@ -303,6 +303,7 @@ int capture_create_dae(const capture_params *p, capture_model **out, mbdae_param
     rc = rc ? rc : mbdae_problem_set_event_handler(pb, dae_event);
   }
   rc = rc ? rc : mbdae_problem_set_invariants(pb, ninv, names, capture_invariants);
+  if (ninv == 7) rc = rc ? rc : mbdae_problem_set_invariant_units(pb, capture_inv_units);
   rc = rc ? rc : mbdae_problem_set_mode_name(pb, capture_mode_name);
   rc = rc ? rc : capdae_jacobian_setup(m);
   free(id);

@@ -117,4 +117,7 @@ void capture_compliant_free(capture_model *m);
 /* Min-thrust coefficients from the state at t0 (eq. 4.23, sign-corrected). */
 void capture_control_setup(capture_model *m, double t0, const double *y);
 
+/* Units of the invariants energy, px, py, pz, Lx, Ly, Lz (capture_build.c). */
+extern const char *const capture_inv_units[7];
+
 #endif

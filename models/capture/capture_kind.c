@@ -269,7 +269,7 @@ static int kind_output_row(mbdae_model *model, double t, const double *y,
 }
 
 static const mbdae_column ev_cols[] = {
-  {"impacts", "-"}, {"impulse_sum", "-"}, {"energy_before", "J"}, {"energy_after", "J"}};
+  {"impacts", "-"}, {"impulse_sum", "N s"}, {"kinetic_before", "J"}, {"kinetic_after", "J"}};
 
 static int kind_event_columns(mbdae_model *model, mbdae_column *cols, int max) {
   (void)model;

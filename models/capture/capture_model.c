@@ -619,7 +619,9 @@ static int resolve_impacts(capture_model *m, double *y, int *isimpact,
     for (int l = 0; l < n; ++l) {
       int k = m->list[l];
       double vp = row_dot(&m->rows[k], up);
-      if (isimpact[k]) { ++nimp; impulse_sum += fabs(m->bvec[l]); }
+      /* |Pi_k| |grad phi_k| = |Pi_k| vscale_k: the impulse (N s) the
+       * constraint gives each point it acts on */
+      if (isimpact[k]) { ++nimp; impulse_sum += fabs(m->bvec[l]) * m->rows[k].vscale; }
       m->active[k] = vp > -m->p.stick_velocity * m->rows[k].vscale;
     }
     m->impacts += nimp;

@@ -261,6 +261,7 @@ static const char *pendulum_mode_name(void *user_data) {
 }
 
 static const char *const pend_inv_names[PEND_NINV] = {"energy", "phi", "phi_dot"};
+static const char *const pend_inv_units[PEND_NINV] = {"J", "m", "m/s"};
 
 int pendulum_create(const pendulum_params *p, mbdae_form form, pendulum_model **out) {
   if (!p || !out) return MBDAE_ERR_ARGUMENT;
@@ -295,6 +296,7 @@ int pendulum_create(const pendulum_params *p, mbdae_form form, pendulum_model **
   if (!rc) rc = mbdae_problem_set_event_handler(pr, pendulum_event);
   if (!rc) rc = mbdae_problem_set_invariants(pr, PEND_NINV, pend_inv_names,
                                              pendulum_invariants);
+  if (!rc) rc = mbdae_problem_set_invariant_units(pr, pend_inv_units);
   if (!rc) rc = mbdae_problem_set_mode_name(pr, pendulum_mode_name);
   if (rc) {
     pendulum_free(&m);

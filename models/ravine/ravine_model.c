@@ -546,12 +546,14 @@ static int create(const void *params, mbdae_options *o, mbdae_model **model,
   o->linsol = MBDAE_LINSOL_DENSE;
   M->problem = mbdae_problem_create(NY, MBDAE_FORM_ODE);
   static const char *const inv_names[] = {"energy"};
+  static const char *const inv_units[] = {"J"};
   if (!M->problem || mbdae_problem_set_user_data(M->problem, M) ||
       mbdae_problem_set_rhs(M->problem, rhs) ||
       mbdae_problem_set_jacobian_dense(M->problem, jac) ||
       mbdae_problem_set_roots(M->problem, M->nroots, roots) ||
       mbdae_problem_set_event_handler(M->problem, handler) ||
       mbdae_problem_set_invariants(M->problem, 1, inv_names, invariants) ||
+      mbdae_problem_set_invariant_units(M->problem, inv_units) ||
       mbdae_problem_set_mode_name(M->problem, mode_name) ||
       /* penetrations at located roots: the bias and band, ~1e-6 b */
       mbdae_problem_set_repair_tolerance(M->problem, RAVINE_REPAIR_TOL * M->p.b)) {
@@ -654,7 +656,7 @@ static int output_row(mbdae_model *model, double t, const double *y,
 static const mbdae_column ravine_evcols[NEVDATA] = {
   {"feature", "-"}, {"nx", "-"}, {"ny", "-"}, {"vn_before", "m/s"},
   {"vn_after", "m/s"}, {"S1", "N s"}, {"S2", "N s"}, {"S3", "N s"},
-  {"stick", "-"}, {"E_before", "J"}, {"E_after", "J"}, {"mode_after", "-"},
+  {"stick", "-"}, {"E_before", "J"}, {"E_after", "J"}, {"mode_code", "-"},
 };
 
 static int event_columns(mbdae_model *model, mbdae_column *cols, int max) {

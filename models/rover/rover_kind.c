@@ -67,6 +67,7 @@ int rover_create(const rover_params *p, mbdae_form form, rover_model **out) {
   m->problem = mbdae_problem_create(m->n, form);
   if (!m->problem) { free(m); return MBDAE_ERR_MEMORY; }
   static const char *const inv_names[] = {"V"};
+  static const char *const inv_units[] = {"J"};
   rc = mbdae_problem_set_user_data(m->problem, m);
   if (!rc && form == MBDAE_FORM_DAE) {
     double id[ROVER_N_DAE]; /* every component appears differentiated */
@@ -77,6 +78,7 @@ int rover_create(const rover_params *p, mbdae_form form, rover_model **out) {
     rc = mbdae_problem_set_rhs(m->problem, rover_rhs);
   }
   if (!rc) rc = mbdae_problem_set_invariants(m->problem, 1, inv_names, rover_invariants);
+  if (!rc) rc = mbdae_problem_set_invariant_units(m->problem, inv_units);
   if (rc) { rover_free(&m); return rc; }
   *out = m;
   return MBDAE_OK;

@@ -176,6 +176,7 @@ static int cb_event(double t, double *y, double *yp, const int *dirs,
 }
 
 static const char *const snm_inv_names[] = {"energy", "momentum_x", "momentum_y", "momentum_z"};
+static const char *const snm_inv_units[] = {"J", "kg m/s", "kg m/s", "kg m/s"};
 
 static int cb_invariants(double t, const double *y, const double *yp, double *out, void *ud) {
   (void)t;
@@ -403,6 +404,7 @@ int snm_create(const snm_params *p, mbdae_options *o, snm_model **out,
   if (!rc && ns > 0 && !net->switch_by_state) rc = mbdae_problem_set_roots(pb, ns, cb_roots);
   if (!rc) rc = mbdae_problem_set_event_handler(pb, cb_event);
   if (!rc) rc = mbdae_problem_set_invariants(pb, 4, snm_inv_names, cb_invariants);
+  if (!rc) rc = mbdae_problem_set_invariant_units(pb, snm_inv_units);
   if (!rc) rc = mbdae_problem_set_mode_name(pb, cb_mode);
   if (!rc && o->method == MBDAE_METHOD_MOREAU) rc = snm_set_mechanics(m);
   if (rc) goto fail_rc;

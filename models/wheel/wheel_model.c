@@ -439,6 +439,7 @@ int wheel_event(double t, double *y, double *yp, const int *dirs,
 }
 
 static const char *const wheel_inv_names[] = {"energy", "min_gap"};
+static const char *const wheel_inv_units[] = {"J", "m"};
 
 int wheel_invariants(double t, const double *y, const double *yp, double *out,
                      void *user_data) {
@@ -474,6 +475,7 @@ int wheel_create(const wheel_params *p, mbdae_linsol linsol, wheel_model **out) 
   if (!rc) rc = mbdae_problem_set_roots(pr, WHEEL_NROOTS, wheel_roots);
   if (!rc) rc = mbdae_problem_set_event_handler(pr, wheel_event);
   if (!rc) rc = mbdae_problem_set_invariants(pr, 2, wheel_inv_names, wheel_invariants);
+  if (!rc) rc = mbdae_problem_set_invariant_units(pr, wheel_inv_units);
   if (!rc) rc = mbdae_problem_set_mode_name(pr, mode_name_cb);
   /* held contacts drift up to 1e-5 r before a projection (wheel_resolve) */
   if (!rc) rc = mbdae_problem_set_repair_tolerance(pr, WHEEL_REPAIR_TOL * p->r);
