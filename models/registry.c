@@ -18,6 +18,7 @@ extern const mbdae_model_kind mbdae_model_ravine;
 extern const mbdae_model_kind mbdae_model_billiard;
 extern const mbdae_model_kind mbdae_model_bouncing_ball;
 extern const mbdae_model_kind mbdae_model_pendulum;
+extern const mbdae_model_kind mbdae_model_tow;
 
 const mbdae_model_kind *const mbdae_model_kinds[] = {
   /* MODEL-KIND-ENTRIES (keep this marker) */
@@ -29,6 +30,7 @@ const mbdae_model_kind *const mbdae_model_kinds[] = {
   &mbdae_model_billiard,
   &mbdae_model_bouncing_ball,
   &mbdae_model_pendulum,
+  &mbdae_model_tow,
   NULL
 };
 enum { NBUILTIN = (int)(sizeof mbdae_model_kinds / sizeof mbdae_model_kinds[0]) - 1 };

@@ -94,6 +94,17 @@ static void test_bad_scenarios_exit_2_write_nothing(void) {
     {"capture_moreau_baumgarte.yaml", 6, "parameters.mode", "modes baumgarte and compliant are force laws"},
     {"capture_moreau_error_stab.yaml", 7, "parameters.control",
      "error_stabilization is a state feedback"},
+    {"strings_elastic_bad_ea.yaml", 5, "parameters.EA", "must be in (0, inf) (got 0)"},
+    {"strings_elastic_bad_damping.yaml", 4, "parameters.string_damping", "must be in [0, inf)"},
+    {"capture_compliant_bad_restitution.yaml", 6, "parameters.contact_restitution",
+     "must be in (0, 1] (got 1.5)"},
+    {"capture_compliant_zero_restitution.yaml", 6, "parameters.contact_restitution",
+     "must be in (0, 1] (got 0)"},
+    {"capture_compliant_bad_ea.yaml", 6, "parameters.EA", "must be in (0, inf)"},
+    {"tow_bad_nodes.yaml", 4, "parameters.tether_nodes", "must be in [2, 100000] (got 1)"},
+    {"tow_bad_thrust.yaml", 5, "parameters.thrust[1][1]", "must be a finite number"},
+    {"tow_bad_thrust_order.yaml", 6, "parameters.thrust[2]", "times must increase strictly"},
+    {"tow_bad_damping.yaml", 3, "parameters.tether_damping", "must be in [0, inf)"},
     {"ball_bad_syntax.yaml", 0, NULL, "YAML syntax error"},
     {NULL, 0, NULL, NULL}};
   for (const bad_file *c = cases; c->file; ++c) {

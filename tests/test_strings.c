@@ -166,7 +166,7 @@ static void test_impact_bola_closed_form(void) {
   double m1 = 1.5, m2 = 0.5, e = 0.3;
   net->m[0] = m1;
   net->m[1] = m2;
-  net->s[0] = (sn_string){0, 1, 1.0, e, 0.0, 0.0};
+  net->s[0] = (sn_string){0, 1, 1.0, e, 0.0, 0.0, 0.0, 0.0};
   CU_ASSERT_EQUAL_FATAL(sn_net_finalize(net, NULL, NULL), 0);
   double R[6] = {0, 0, 0, 0.6, 0.8, 0}; /* |l| = 1 */
   double V[6] = {0.2, -0.1, 0.3, 1.0, 0.9, -0.2};
@@ -204,8 +204,8 @@ static void test_impact_simultaneous(void) {
   net->m[0] = 1.0;
   net->m[1] = 2.0;
   net->m[2] = 0.7;
-  net->s[0] = (sn_string){0, 1, 1.0, 0.4, 0, 0};
-  net->s[1] = (sn_string){1, 2, 1.0, 0.4, 0, 0};
+  net->s[0] = (sn_string){0, 1, 1.0, 0.4, 0, 0, 0, 0};
+  net->s[1] = (sn_string){1, 2, 1.0, 0.4, 0, 0, 0, 0};
   CU_ASSERT_EQUAL_FATAL(sn_net_finalize(net, NULL, NULL), 0);
   double R[9] = {0, 0, 0, 1, 0, 0, 1.6, 0.8, 0};
   double V[9] = {-1.0, 0.2, 0, 0.1, 0, 0.3, 1.0, 1.5, 0};

@@ -14,6 +14,8 @@ extern const mbdae_validation_case mbdae_validation_billiard[];
 extern const mbdae_validation_case mbdae_validation_ball[];
 extern const mbdae_validation_case mbdae_validation_pendulum[];
 extern const mbdae_validation_case mbdae_validation_compliant[];
+extern const mbdae_validation_case mbdae_validation_strings_elastic[];
+extern const mbdae_validation_case mbdae_validation_tow[];
 extern const mbdae_validation_case mbdae_validation_moreau[];
 
 const mbdae_validation_case *const mbdae_validation_tables[] = {
@@ -28,6 +30,8 @@ const mbdae_validation_case *const mbdae_validation_tables[] = {
   mbdae_validation_ball,
   mbdae_validation_pendulum,
   mbdae_validation_compliant,
+  mbdae_validation_strings_elastic,
+  mbdae_validation_tow,
   mbdae_validation_moreau,
   NULL
 };

@@ -51,6 +51,15 @@
  *     each stage. The switch then costs no restart; its timing error is
  *     left to the integrator's error control (IDA) or the step (RK4).
  *
+ *   SN_HOLD_ELASTIC: physically elastic threads (string_net_elastic.c,
+ *     compliant/elastic_thread.h): T = max(0, EA eps + eta eps eps') while
+ *     stretched, 0 when slack; continuous at slack, so no roots, no events,
+ *     no multipliers. The net must be created in the ODE layout; the
+ *     multipliers of the ODE form are the threads' equivalent
+ *     lambda_s = -T_s / (2 |S_s|) (so tensions and accelerations go through
+ *     the same code), and a DAE user poses y' - f(y) = 0 with
+ *     sn_elastic_jacobian.
+ *
  * ------------------------------------------------------------------------
  * State layout (both forms; n_extra is for extensions, see below)
  *   DAE (IDA):  y = [ R (3 np) | V (3 np) | lambda (ns) | extra (n_extra) ]
@@ -104,7 +113,7 @@
 
 #include "mbdae/problem.h"
 
-typedef enum { SN_HOLD_EVENT = 0, SN_HOLD_BAUMGARTE = 1 } sn_hold;
+typedef enum { SN_HOLD_EVENT = 0, SN_HOLD_BAUMGARTE = 1, SN_HOLD_ELASTIC = 2 } sn_hold;
 typedef enum { SN_FORM_DAE = 0, SN_FORM_ODE = 1 } sn_form;
 typedef enum { SN_JAC_NONE = 0, SN_JAC_DIAG = 1, SN_JAC_FULL = 2 } sn_jac_shape;
 
@@ -135,6 +144,8 @@ typedef struct sn_string {
   double L;        /* rest length (> 0) */
   double e;        /* restitution for SN_HOLD_EVENT impacts, [0, 1] */
   double xi, w;    /* Baumgarte damping ratio and natural frequency (1/s) */
+  double ea, eta;  /* SN_HOLD_ELASTIC: axial stiffness EA (N) and damping eta
+                      (N s) of the thread, compliant/elastic_thread.h */
 } sn_string;
 
 typedef struct sn_workspace sn_workspace; /* private: adjacency, KLU, slots */
@@ -291,6 +302,22 @@ int sn_net_roots(sn_net *net, double t, const double *R, const double *V,
 int sn_net_handle_events(sn_net *net, double t, double *y, double *yp,
                          const int *dirs, mbdae_event_info *info,
                          const double *fext);
+
+/* --- elastic threads (SN_HOLD_ELASTIC, string_net_elastic.c) -----------
+ * lambda_s = -T_s / (2|S_s|) of every thread at (R, V); sets taut[s] to
+ * "stretched" (a report, not a mode). */
+int sn_elastic_multipliers(sn_net *net, const double *R, const double *V, double *lambda);
+/* Elastic energy sum EA delta^2 / (2L) (J). */
+double sn_elastic_energy(const sn_net *net, const double *R);
+/* Add the entries of the elastic net's Jacobian (rows/columns 0..n_core-1,
+ * every diagonal included) to p; after sn_pattern_finalize, bind the value
+ * slots with sn_elastic_jacobian_bind. */
+int sn_elastic_pattern_add(const sn_net *net, sn_pattern *p);
+int sn_elastic_jacobian_bind(sn_net *net, const sn_pattern *p);
+/* ADD the core rows' Jacobian of f = [V; M^-1 (F + threads)] into vals:
+ * df/dy (dae 0) or cj I - df/dy (dae 1, the Jacobian of y' - f(y)). */
+int sn_elastic_jacobian(sn_net *net, double t, double cj, int dae, const double *y,
+                        double *vals);
 
 /* Kinetic energy, total mass, momentum (3). */
 double sn_kinetic_energy(const sn_net *net, const double *V);

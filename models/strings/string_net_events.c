@@ -23,6 +23,7 @@ static double reduced_mass(const sn_net *net, int s) {
 
 int sn_net_init_modes(sn_net *net, double t, const double *R, const double *V) {
   int ns = net->ns;
+  if (net->hold == SN_HOLD_ELASTIC) return sn_elastic_multipliers(net, R, V, net->ws->b);
   for (int s = 0; s < ns; ++s) {
     double L2 = net->s[s].L * net->s[s].L;
     net->taut[s] = sn_phi(net, s, R) >= -net->release_band * L2 ? 1 : 0;
@@ -48,6 +49,7 @@ int sn_net_init_modes(sn_net *net, double t, const double *R, const double *V) {
 }
 
 int sn_net_check_taut_rank(sn_net *net, double t, const double *R, const double *V) {
+  if (net->hold == SN_HOLD_ELASTIC) return 0; /* no constraints to be singular */
   if (net->ns == 0) return 0;
   int rc = sn_net_init_modes(net, t, R, V);
   if (rc == MBDAE_ERR_SOLVER) return MBDAE_ERR_PARAMETER; /* A could not be factored */

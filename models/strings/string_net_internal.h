@@ -47,6 +47,9 @@ struct sn_workspace {
   sn_point_slots *ps;
   sn_string_slots *ss;
   int bound;
+  /* elastic Jacobian slots (string_net_elastic.c): per point 6 + 18, per
+   * thread 36 */
+  mbdae_index *el_slot;
 };
 
 /* S = r_j - r_i and W = v_j - v_i of string s (W only when asked). */

@@ -10,7 +10,7 @@
 #include "strings/string_net_model.h"
 
 static const char *const topology_names[] = {"bola", "chain", "grid", "table", "spinning_grid", NULL};
-static const char *const hold_names[] = {"event", "baumgarte", NULL};
+static const char *const hold_names[] = {"event", "baumgarte", "elastic", NULL};
 static const char *const switching_names[] = {"located", "state", NULL};
 static const char *const forces_names[] = {"bilateral", "unilateral", NULL};
 
@@ -30,7 +30,12 @@ static const char *const forces_names[] = {"bilateral", "unilateral", NULL};
 static const mbdae_param_spec snm_specs[] = {
   E("topology", topology, 0, topology_names, "bola | chain | grid | table | spinning_grid"),
   E("mode", hold, 0, hold_names,
-    "event: exact impacts + bilateral taut strings; baumgarte: compliant (capps 3.1-3.2)"),
+    "event: exact impacts + bilateral taut strings; baumgarte: compliant (capps 3.1-3.2); "
+    "elastic: tension-only threads (EA, string_damping), no events"),
+  D("EA", ea, MBDAE_PARAM_MIN_OPEN, 5.5e4, 0.0, HUGE_VAL, "N",
+    "elastic mode: axial stiffness of every thread (default: 1 mm Kevlar 29, E = 70.5 GPa)"),
+  D("string_damping", string_damping, 0, 0.0, 0.0, HUGE_VAL, "N s",
+    "elastic mode: eta, T = EA eps + eta eps eps' (Hunt-Crossley, doc/compliant.md)"),
   D("e", e, 0, 0.15, 0.0, 1.0, "-", "restitution along the string (event mode)"),
   D("xi", xi, 0, 0.5, -HUGE_VAL, HUGE_VAL, "-", "Baumgarte damping ratio (baumgarte mode)"),
   D("omega_n", omega_n, 0, 10.0, -HUGE_VAL, HUGE_VAL, "1/s",
@@ -245,7 +250,7 @@ static void kind_state_fields(mbdae_model *model, mbdae_state_cursor *c) {
 const mbdae_model_kind mbdae_model_string_net = {
   .name = "string_net",
   .summary = "point masses + strings that only pull: bola, chain, grid net, lists; "
-             "exact impacts or Baumgarte compliance (capps 2021)",
+             "exact impacts, Baumgarte compliance (capps 2021) or elastic threads",
   .params_size = sizeof(snm_params),
   .params = snm_specs,
   .nparams = (int)(sizeof snm_specs / sizeof snm_specs[0]),

@@ -54,6 +54,9 @@ int snm_params_check(const snm_params *p, mbdae_param_error *err) {
   if (!(p->e >= 0.0 && p->e <= 1.0)) return fail(err, "e", "restitution must lie in [0, 1]");
   if (p->switching == 1 && p->hold != 1)
     return fail(err, "switching", "switching: state applies to mode: baumgarte only");
+  if (p->hold == 2 && !(p->ea > 0.0)) return fail(err, "EA", "must be > 0");
+  if (p->hold == 2 && !(p->string_damping >= 0.0))
+    return fail(err, "string_damping", "must be >= 0");
   if (p->forces == 1 && p->hold != 1)
     return fail(err, "forces", "forces: unilateral applies to mode: baumgarte only (event "
                                "mode's strings are unilateral already: slack at zero tension)");
@@ -110,6 +113,7 @@ int snm_params_check(const snm_params *p, mbdae_param_error *err) {
 double snm_energy(const snm_model *m, const double *y) {
   const sn_net *net = m->net;
   double E = sn_kinetic_energy(net, y + net->off_v);
+  if (net->hold == SN_HOLD_ELASTIC) E += sn_elastic_energy(net, y + net->off_r);
   for (int k = 0; k < net->np; ++k)
     for (int c = 0; c < 3; ++c) E -= net->m[k] * m->p.gravity[c] * y[net->off_r + 3 * k + c];
   return E;
@@ -139,12 +143,31 @@ static int cb_jac_sparse(double t, double cj, const double *y, const double *yp,
   return sn_net_jacobian(m->net, t, cj, y, yp, out);
 }
 
+/* elastic threads: the ODE's df/dy, or y' - f(y) = 0 under IDA */
+static int cb_elastic_residual(double t, const double *y, const double *yp, double *out,
+                               void *ud) {
+  snm_model *m = ud;
+  int rc = sn_net_rhs(m->net, t, y, NULL, m->f, NULL);
+  if (rc) return rc;
+  for (int q = 0; q < m->net->n; ++q) out[q] = yp[q] - m->f[q];
+  return 0;
+}
+
+static int cb_elastic_jac(double t, double cj, const double *y, const double *yp,
+                          double *out, void *ud) {
+  (void)yp;
+  snm_model *m = ud;
+  return sn_elastic_jacobian(m->net, t, cj, m->elastic_dae, y, out);
+}
+
 static int cb_jac_dense(double t, double cj, const double *y, const double *yp,
                         double *out, void *ud) {
   snm_model *m = ud;
   mbdae_index nnz = sn_pattern_nnz(m->pattern);
   memset(m->jac_vals, 0, (size_t)nnz * sizeof(double));
-  int rc = sn_net_jacobian(m->net, t, cj, y, yp, m->jac_vals);
+  int rc = m->net->hold == SN_HOLD_ELASTIC
+               ? sn_elastic_jacobian(m->net, t, cj, m->elastic_dae, y, m->jac_vals)
+               : sn_net_jacobian(m->net, t, cj, y, yp, m->jac_vals);
   if (rc) return rc;
   const mbdae_index *cp = sn_pattern_colptr(m->pattern), *ri = sn_pattern_rowind(m->pattern);
   int n = m->net->n;
@@ -294,6 +317,8 @@ int snm_create(const snm_params *p, mbdae_options *o, snm_model **out,
                          (o->method == MBDAE_METHOD_ARKODE && o->linsol == MBDAE_LINSOL_KLU)
                      ? SN_FORM_DAE
                      : SN_FORM_ODE;
+  int elastic = p->hold == 2;
+  if (elastic) form = SN_FORM_ODE; /* no multipliers: IDA solves y' - f(y) = 0 */
   if (o->method == MBDAE_METHOD_MOREAU && p->hold != 0)
     return fail(err, "mode", "method moreau holds strings as unilateral constraints with "
                              "impacts (mode: event); baumgarte compliance is for the other methods");
@@ -306,6 +331,9 @@ int snm_create(const snm_params *p, mbdae_options *o, snm_model **out,
    * index-2 variables in BDF's local error estimate, which then rejects
    * nearly every step): exclude them from IDA's error test. */
   if (form == SN_FORM_DAE) o->suppress_alg = 1;
+  if (elastic && o->method == MBDAE_METHOD_MOREAU)
+    return fail(err, "mode", "elastic threads are forces without impacts: use ida, cvode-bdf, "
+                             "cvode-adams or rk4");
   snm_model *m = calloc(1, sizeof *m);
   if (!m) return MBDAE_ERR_MEMORY;
   m->p = *p; /* points/strings: the caller's tables, read by describe() only */
@@ -323,7 +351,8 @@ int snm_create(const snm_params *p, mbdae_options *o, snm_model **out,
   if (rc) goto fail_rc;
   m->p.points = NULL; /* owned by the caller (driver): not kept */
   m->p.strings = NULL;
-  net->hold = p->hold == 1 ? SN_HOLD_BAUMGARTE : SN_HOLD_EVENT;
+  net->hold = p->hold == 2 ? SN_HOLD_ELASTIC : p->hold == 1 ? SN_HOLD_BAUMGARTE : SN_HOLD_EVENT;
+  m->elastic_dae = elastic && o->method == MBDAE_METHOD_IDA;
   net->drift_xi = p->drift_xi;
   net->drift_w = p->drift_omega;
   net->zeno_ratio = p->zeno_ratio;
@@ -337,6 +366,8 @@ int snm_create(const snm_params *p, mbdae_options *o, snm_model **out,
     net->s[s].e = p->e;
     net->s[s].xi = p->xi;
     net->s[s].w = p->omega_n;
+    net->s[s].ea = p->ea;
+    net->s[s].eta = p->string_damping;
   }
   m->gd.c = p->drag;
   m->gd.m = net->m;
@@ -366,14 +397,43 @@ int snm_create(const snm_params *p, mbdae_options *o, snm_model **out,
              "the same points), so the string forces are not determined");
   }
   if (rc) goto fail_rc;
-  m->problem = mbdae_problem_create(net->n, form == SN_FORM_DAE ? MBDAE_FORM_DAE : MBDAE_FORM_ODE);
+  m->problem = mbdae_problem_create(
+      net->n, form == SN_FORM_DAE || m->elastic_dae ? MBDAE_FORM_DAE : MBDAE_FORM_ODE);
   if (!m->problem) {
     rc = MBDAE_ERR_MEMORY;
     goto fail_rc;
   }
   mbdae_problem *pb = m->problem;
   rc = mbdae_problem_set_user_data(pb, m);
-  if (!rc && form == SN_FORM_DAE) {
+  if (!rc && elastic) {
+    /* elastic threads (string_net_elastic.c): ODE with its exact df/dy, or
+     * y' - f(y) = 0 under IDA; no roots, no events */
+    if (m->elastic_dae) {
+      rc = mbdae_problem_set_residual(pb, cb_elastic_residual);
+      double *id = malloc((size_t)net->n * sizeof(double));
+      m->f = malloc((size_t)net->n * sizeof(double));
+      if (!id || !m->f) rc = MBDAE_ERR_MEMORY;
+      for (int q = 0; !rc && q < net->n; ++q) id[q] = 1.0;
+      if (!rc) rc = mbdae_problem_set_id(pb, id);
+      free(id);
+    } else {
+      rc = mbdae_problem_set_rhs(pb, cb_rhs);
+    }
+    m->pattern = sn_pattern_create(net->n);
+    if (!rc && !m->pattern) rc = MBDAE_ERR_MEMORY;
+    if (!rc) rc = sn_elastic_pattern_add(net, m->pattern);
+    if (!rc) rc = sn_pattern_finalize(m->pattern);
+    if (!rc) rc = sn_elastic_jacobian_bind(net, m->pattern);
+    if (!rc) {
+      m->jac_vals = malloc((size_t)sn_pattern_nnz(m->pattern) * sizeof(double));
+      if (!m->jac_vals) rc = MBDAE_ERR_MEMORY;
+    }
+    if (!rc)
+      rc = mbdae_problem_set_jacobian_sparse(pb, sn_pattern_nnz(m->pattern),
+                                             sn_pattern_colptr(m->pattern),
+                                             sn_pattern_rowind(m->pattern), cb_elastic_jac);
+    if (!rc && net->n <= 3000) rc = mbdae_problem_set_jacobian_dense(pb, cb_jac_dense);
+  } else if (!rc && form == SN_FORM_DAE) {
     rc = mbdae_problem_set_residual(pb, cb_residual);
     double *id = malloc((size_t)net->n * sizeof(double));
     if (!id) rc = MBDAE_ERR_MEMORY;
@@ -401,7 +461,8 @@ int snm_create(const snm_params *p, mbdae_options *o, snm_model **out,
     rc = mbdae_problem_set_rhs(pb, cb_rhs); /* ODE Jacobian: the integrator's own DQ */
   }
   /* switching by state: no roots, the modes follow phi at every evaluation */
-  if (!rc && ns > 0 && !net->switch_by_state) rc = mbdae_problem_set_roots(pb, ns, cb_roots);
+  if (!rc && ns > 0 && !net->switch_by_state && !elastic)
+    rc = mbdae_problem_set_roots(pb, ns, cb_roots);
   if (!rc) rc = mbdae_problem_set_event_handler(pb, cb_event);
   if (!rc) rc = mbdae_problem_set_invariants(pb, 4, snm_inv_names, cb_invariants);
   if (!rc) rc = mbdae_problem_set_invariant_units(pb, snm_inv_units);
@@ -425,6 +486,7 @@ void snm_free(snm_model **pm) {
   free(m->R0);
   free(m->V0);
   free(m->jac_vals);
+  free(m->f);
   free(m->lam_out);
   free(m->tension);
   free(m->impulse_tension);

@@ -13,7 +13,8 @@ typedef enum { SNM_BOLA = 0, SNM_CHAIN = 1, SNM_GRID = 2, SNM_TABLE = 3,
 
 typedef struct snm_params {
   int topology;           /* snm_topology */
-  int hold;               /* sn_hold: 0 event, 1 baumgarte */
+  int hold;               /* sn_hold: 0 event, 1 baumgarte, 2 elastic */
+  double ea, string_damping; /* elastic hold: EA (N) and eta (N s), every string */
   double e;               /* restitution (event hold), every string */
   double xi, omega_n;     /* Baumgarte (baumgarte hold), every string */
   double drift_xi, drift_omega; /* event hold: taut-string drift control */
@@ -60,6 +61,8 @@ typedef struct snm_model {
   long impacts, releases, activations, plastic;
   double energy_lost;
   double max_phi;         /* max phi/L^2 seen at output rows */
+  int elastic_dae;        /* elastic hold under IDA: y' - f(y) = 0 */
+  double *f;              /* elastic DAE: right-hand side scratch */
   double *tension;        /* ns: scratch for output rows and VTK */
   /* event capturing (method moreau, string_net_mechanics.c) */
   int event_capturing;    /* the problem carries the mechanical form */

@@ -26,6 +26,7 @@ void sn_point_accelerations(const sn_net *net, const double *R, const double *F,
 /* The multipliers of the ODE form: the active set, or the unilateral LCP. */
 int sn_multipliers_ode(sn_net *net, const double *R, const double *V,
                        const double *F, double *lambda) {
+  if (net->hold == SN_HOLD_ELASTIC) return sn_elastic_multipliers(net, R, V, lambda);
   if (net->unilateral && net->hold == SN_HOLD_BAUMGARTE)
     return sn_multipliers_unilateral(net, R, V, F, lambda);
   return sn_multipliers_F(net, R, V, F, net->taut, lambda);

@@ -65,6 +65,7 @@ void sn_net_free(sn_net **pnet) {
     free(w->acc);
     free(w->ps);
     free(w->ss);
+    free(w->el_slot);
     free(w);
   }
   free(net->m);
@@ -116,6 +117,19 @@ int sn_net_validate(const sn_net *net, int *bad_string, const char **reason) {
       *reason = "Baumgarte omega_n must be non-negative and finite";
       return MBDAE_ERR_PARAMETER;
     }
+    if (net->hold == SN_HOLD_ELASTIC && (!(st->ea > 0.0) || !isfinite(st->ea))) {
+      *reason = "EA must be positive and finite";
+      return MBDAE_ERR_PARAMETER;
+    }
+    if (net->hold == SN_HOLD_ELASTIC && (!(st->eta >= 0.0) || !isfinite(st->eta))) {
+      *reason = "thread damping must be non-negative and finite";
+      return MBDAE_ERR_PARAMETER;
+    }
+  }
+  if (net->hold == SN_HOLD_ELASTIC && net->form != SN_FORM_ODE) {
+    *bad_string = -1;
+    *reason = "elastic threads have no multipliers: create the net in the ODE layout";
+    return MBDAE_ERR_PARAMETER;
   }
   *bad_string = -1;
   return 0;

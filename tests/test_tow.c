@@ -1,0 +1,213 @@
+/* test_tow.c - the tethered tow (models/tow/): the sparse Jacobian (ODE and
+ * DAE) against central differences in taut, slack, clamped and tumbling
+ * states; the thrust profile and its impulse against closed forms; the
+ * energy ledger and momentum balance over a short run with slack-taut
+ * cycles; bad parameters. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture_setups.h"
+#include "mbdae/jaccheck.h"
+#include "mbdae/status.h"
+#include "polytope/rigid_body.h"
+#include "testutil.h"
+#include "tow/tow.h"
+
+static double table[] = {0, 0, 0, 0, 1, 40, 2, -1, 30, 40, 2, -1, 31, 0, 0, 0};
+
+static void params(tow_params *p, int nodes) {
+  tow_params_default(p);
+  p->tether_length = 20.0;
+  p->tether_nodes = nodes;
+  p->tether_ea = 2e4;
+  p->tether_damping = 5e5;
+  p->chaser_mass = 50.0;
+  p->body_mass = 100.0;
+  set3(p->body_omega, 0.05, -0.1, 0.2);
+  p->thrust = table;
+  p->nthrust = 4;
+  p->thrust_period = 40.0;
+}
+
+static void check(tow_model *m, const double *y, const char *what, double rel_step, double tol) {
+  double *yp = calloc((size_t)m->n, sizeof *yp);
+  CU_ASSERT_EQUAL(tow_rhs(m, 0.7, y, yp), 0);
+  mbdae_jac_check jc;
+  CU_ASSERT_EQUAL_FATAL(mbdae_jacobian_check(m->problem, 0.7, y, m->dae ? yp : NULL, 53.0, rel_step,
+                                             1e-7, &jc), MBDAE_OK);
+  if (!(jc.max_rel_err < tol) || jc.pattern_misses)
+    printf("\n  %s (%s): rel err %.3g at (%d, %d): %.9g vs fd %.9g; %ld misses at (%d, %d)\n",
+           what, m->dae ? "dae" : "ode", jc.max_rel_err, jc.worst_row, jc.worst_col,
+           jc.worst_analytic, jc.worst_fd, jc.pattern_misses, jc.miss_row, jc.miss_col);
+  CU_ASSERT(jc.max_rel_err < tol);
+  CU_ASSERT_EQUAL(jc.pattern_misses, 0);
+  free(yp);
+}
+
+static void test_jacobian(void) {
+  for (int dae = 0; dae < 2; ++dae) {
+    tow_params p;
+    params(&p, 4);
+    tow_model *m = NULL;
+    CU_ASSERT_EQUAL_FATAL(tow_create(&p, dae, &m, NULL), MBDAE_OK);
+    double *y = calloc((size_t)m->n, sizeof *y);
+    CU_ASSERT_EQUAL(tow_initial_state(m, 0.0, y, NULL), MBDAE_OK);
+    unsigned seed = 3u;
+    /* taut: every thread stretched 1-3 %, random velocities, a tilted body */
+    int np = m->npt, bo = m->boff;
+    double q[4] = {0.8, 0.3, -0.2, 0.4};
+    memcpy(&y[bo + MBDAE_RB_Q], q, sizeof q);
+    for (int k = 0; k < np; ++k) {
+      set3(&y[3 * k], -k * 4.1 + 0.05 * prand(&seed), 0.3 * prand(&seed), 0.3 * prand(&seed));
+      set3(&y[3 * np + 3 * k], 0.1 * prand(&seed), 0.1 * prand(&seed), 0.1 * prand(&seed));
+    }
+    double xa[3], C[9];
+    mbdae_rb_rotation(q, C);
+    tow_attachment(m, y, xa, NULL);
+    /* put the body so that the attachment is 4.1 m behind the last node */
+    for (int c = 0; c < 3; ++c)
+      y[bo + MBDAE_RB_P + c] += y[3 * (np - 1) + c] - (c == 0 ? 4.1 : 0.0) - xa[c];
+    set3(&y[bo + MBDAE_RB_U], 0.05, -0.02, 0.03);
+    y[m->iw] = 3.0;
+    y[m->id] = 0.5;
+    tow_ledger L;
+    tow_ledger_eval(m, 0.7, y, &L);
+    CU_ASSERT_EQUAL(L.taut, np);
+    check(m, y, "taut", 0.0, 1e-6);
+    /* slack: the nodes bunched up */
+    for (int k = 1; k < np; ++k) y[3 * k] = -k * 3.5;
+    tow_ledger_eval(m, 0.7, y, &L);
+    CU_ASSERT(L.taut <= 1);
+    check(m, y, "slack", 0.0, 1e-6);
+    /* mixed with a clamped thread: node 1 retracting fast towards the chaser */
+    for (int k = 1; k < np; ++k) y[3 * k] = -k * 4.1;
+    y[3 * np + 3] = 0.5; /* clamp speed 1/a = EA l / eta = 0.16 m/s */
+    check(m, y, "taut with a clamped thread", 0.0, 1e-6);
+    free(y);
+    tow_free(&m);
+  }
+}
+
+static void test_thrust(void) {
+  tow_params p;
+  params(&p, 4);
+  double F[3], I[3];
+  tow_thrust(&p, 0.5, F);
+  MBDAE_ASSERT_REL(F[0], 20.0, 1e-15);
+  MBDAE_ASSERT_REL(F[1], 1.0, 1e-15);
+  tow_thrust(&p, 45.0, F); /* periodic: 45 -> 5 */
+  MBDAE_ASSERT_REL(F[0], 40.0, 1e-15);
+  tow_thrust(&p, 70.5, F); /* 30.5: half way down */
+  MBDAE_ASSERT_REL(F[0], 20.0, 1e-15);
+  /* one period: 0.5 + 29 + 0.5 = 30 s at 40 N */
+  tow_impulse(&p, 40.0, I);
+  MBDAE_ASSERT_REL(I[0], 1200.0, 1e-14);
+  MBDAE_ASSERT_REL(I[2], -30.0, 1e-14);
+  tow_impulse(&p, 85.0, I); /* two periods + 0.5 + 4 s at 40 */
+  MBDAE_ASSERT_REL(I[0], 2400.0 + 20.0 + 160.0, 1e-14);
+  /* non-periodic: held after the last row (0), before the first */
+  p.thrust_period = 0.0;
+  tow_impulse(&p, 100.0, I);
+  MBDAE_ASSERT_REL(I[0], 1200.0, 1e-14);
+}
+
+static void test_bad(void) {
+  tow_params p;
+  mbdae_param_error err;
+  params(&p, 1);
+  CU_ASSERT_EQUAL(tow_params_check(&p, &err), MBDAE_ERR_PARAMETER);
+  CU_ASSERT_STRING_EQUAL(err.key, "tether_nodes");
+  params(&p, 4);
+  p.tether_ea = 0.0;
+  CU_ASSERT_EQUAL(tow_params_check(&p, &err), MBDAE_ERR_PARAMETER);
+  CU_ASSERT_STRING_EQUAL(err.key, "EA");
+  params(&p, 4);
+  p.tether_damping = -1.0;
+  CU_ASSERT_EQUAL(tow_params_check(&p, &err), MBDAE_ERR_PARAMETER);
+  CU_ASSERT_STRING_EQUAL(err.key, "tether_damping");
+  double bad[] = {0, 0, 0, 0, 1, NAN, 0, 0};
+  params(&p, 4);
+  p.thrust = bad;
+  p.nthrust = 2;
+  CU_ASSERT_EQUAL(tow_params_check(&p, &err), MBDAE_ERR_PARAMETER);
+  CU_ASSERT_STRING_EQUAL(err.key, "thrust[1]");
+  double back[] = {0, 0, 0, 0, 2, 1, 0, 0, 1, 1, 0, 0};
+  p.thrust = back;
+  p.nthrust = 3;
+  CU_ASSERT_EQUAL(tow_params_check(&p, &err), MBDAE_ERR_PARAMETER);
+  CU_ASSERT_STRING_EQUAL(err.key, "thrust[2]");
+  params(&p, 4);
+  set3(p.attachment, 5.0, 0.0, 0.0);
+  CU_ASSERT_EQUAL(tow_params_check(&p, &err), MBDAE_ERR_PARAMETER);
+  CU_ASSERT_STRING_EQUAL(err.key, "attachment");
+}
+
+/* a thrust pulse (8 s on, 8 s coasting): the tether goes slack and taut
+ * again; the ledger and the momentum balance close to the tolerance, energy
+ * was put in and dissipated */
+static int slack_changes, last_taut = -1;
+
+/* counts the samples at which the tether went from all slack to some taut
+ * or back */
+static int count_slack(double t, const double *y, const double *yp, const mbdae_event_record *ev,
+                       void *ud) {
+  (void)yp;
+  if (ev) return 0;
+  tow_ledger L;
+  tow_ledger_eval(ud, t, y, &L);
+  int taut = L.taut == ((tow_model *)ud)->N + 1;
+  if (last_taut >= 0 && taut != last_taut) ++slack_changes;
+  last_taut = taut;
+  return 0;
+}
+
+static void test_ledger(void) {
+  tow_params p;
+  static double pulse[] = {0, 0, 0, 0, 0.5, 40, 2, -1, 8, 40, 2, -1, 8.5, 0, 0, 0};
+  params(&p, 8);
+  p.thrust = pulse;
+  p.thrust_period = 16.0;
+  p.tether_damping = 5e3; /* clamp speed EA l / eta = 8.9 m/s: few clamp kinks */
+  tow_model *m = NULL;
+  CU_ASSERT_EQUAL_FATAL(tow_create(&p, 1, &m, NULL), MBDAE_OK);
+  double *y = calloc((size_t)m->n, sizeof *y), *yp = calloc((size_t)m->n, sizeof *yp);
+  CU_ASSERT_EQUAL(tow_initial_state(m, 0.0, y, yp), MBDAE_OK);
+  mbdae_options o;
+  mbdae_options_default(&o);
+  o.method = MBDAE_METHOD_IDA;
+  o.linsol = MBDAE_LINSOL_KLU;
+  o.t_end = 16.0;
+  o.dt_out = 0.05;
+  o.rtol = 1e-10;
+  o.atol = 1e-12;
+  o.max_steps = 1000000;
+  o.observer = count_slack;
+  o.observer_data = m;
+  mbdae_stats st;
+  CU_ASSERT_EQUAL(mbdae_run(m->problem, &o, y, yp, &st, NULL, 0), MBDAE_OK);
+  tow_ledger L;
+  tow_ledger_eval(m, o.t_end, y, &L);
+  printf("\n  ledger rel %.3g, momentum rel %.3g, work %.4g J, loss %.4g J, %ld steps\n",
+         L.residual_rel, L.momentum_residual_rel, L.work, L.dissipated, st.steps);
+  CU_ASSERT(L.residual_rel < 1e-8);
+  CU_ASSERT(L.momentum_residual_rel < 1e-8);
+  CU_ASSERT(L.work > 100.0);
+  CU_ASSERT(L.dissipated > 0.0);
+  printf("  slack-taut changes at the samples: %d\n", slack_changes);
+  CU_ASSERT(slack_changes >= 2);
+  free(y);
+  free(yp);
+  tow_free(&m);
+}
+
+int main(void) {
+  static const mbdae_test tests[] = {
+    {"tow: sparse Jacobian vs central differences", test_jacobian},
+    {"tow: thrust profile and impulse", test_thrust},
+    {"tow: bad parameters", test_bad},
+    {"tow: energy ledger and momentum balance", test_ledger},
+    {NULL, NULL}};
+  return mbdae_test_main("tow", tests);
+}
