@@ -215,30 +215,15 @@ static const mbdae_plot_spec plots[] = {
   {"separation", "Chaser - attachment distance", "samples", "t", "separation", "t (s)", "m", 0},
 };
 
-static void state_fields(tow_model *m, mbdae_state_cursor *c) {
+/* Checkpoints: the running maxima and counters the outcomes report. */
+static void kind_state_fields(mbdae_model *model, mbdae_state_cursor *c) {
+  tow_model *m = (tow_model *)model;
   mbdae_state_io(c, &m->max_ledger_rel, sizeof m->max_ledger_rel);
   mbdae_state_io(c, &m->max_momentum_rel, sizeof m->max_momentum_rel);
   mbdae_state_io(c, &m->max_tension, sizeof m->max_tension);
   mbdae_state_io(c, &m->slack_taut_switches, sizeof m->slack_taut_switches);
   mbdae_state_io(c, &m->last_taut, sizeof m->last_taut);
-}
-
-static size_t kind_state_size(const mbdae_model *model) {
-  (void)model;
-  return 3 * sizeof(double) + sizeof(long) + sizeof(int);
-}
-
-static int kind_state_save(const mbdae_model *model, void *buf, size_t size) {
-  mbdae_state_cursor c = {.w = buf, .size = size};
-  state_fields((tow_model *)model, &c);
-  return mbdae_state_done(&c);
-}
-
-static int kind_state_load(mbdae_model *model, const void *buf, size_t size) {
-  if (size != kind_state_size(model)) return MBDAE_ERR_ARGUMENT;
-  mbdae_state_cursor c = {.r = buf, .size = size};
-  state_fields((tow_model *)model, &c);
-  return mbdae_state_done(&c);
+  mbdae_state_io(c, &m->t_last, sizeof m->t_last);
 }
 
 const mbdae_model_kind mbdae_model_tow = {
@@ -257,7 +242,5 @@ const mbdae_model_kind mbdae_model_tow = {
   .outcomes = kind_outcomes,
   .plots = plots,
   .nplots = (int)(sizeof plots / sizeof plots[0]),
-  .state_size = kind_state_size,
-  .state_save = kind_state_save,
-  .state_load = kind_state_load,
+  .state_fields = kind_state_fields,
 };
