@@ -254,6 +254,7 @@ static int cb_jac_dense(double t, double cj, const double *y, const double *yp, 
 }
 
 static const char *const inv_names[] = {"ledger", "momentum_residual_rel"};
+static const char *const inv_units[] = {"J", "-"};
 
 static int cb_invariants(double t, const double *y, const double *yp, double *out, void *ud) {
   (void)yp;
@@ -344,6 +345,7 @@ int tow_create(const tow_params *p, int dae, tow_model **out, mbdae_param_error 
     r = m->dense_vals ? mbdae_problem_set_jacobian_dense(pb, cb_jac_dense) : MBDAE_ERR_MEMORY;
   }
   r = r ? r : mbdae_problem_set_invariants(pb, 2, inv_names, cb_invariants);
+  r = r ? r : mbdae_problem_set_invariant_units(pb, inv_units);
   r = r ? r : mbdae_problem_set_mode_name(pb, cb_mode);
   if (r) { tow_free(&m); return r; }
   *out = m;
