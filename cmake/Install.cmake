@@ -5,6 +5,8 @@
 #   <prefix>/share/mbdae/scenarios/                       the shipped scenarios
 #   <prefix>/lib/cmake/mbdae/                             find_package(mbdae)
 #   <prefix>/lib/pkgconfig/mbdae.pc                       pkg-config mbdae
+# (documents, man page and bash completion: cmake/Docs.cmake; the Python
+# package: python/CMakeLists.txt)
 # (lib/ is GNUInstallDirs' CMAKE_INSTALL_LIBDIR, e.g. lib/x86_64-linux-gnu
 # under /usr.) Everything installed is relocatable: the package config and
 # the .pc file locate the prefix from their own position, so the tree may be

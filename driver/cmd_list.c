@@ -29,7 +29,7 @@ static const char usage[] =
   "                      range, unit, description\n"
   "  -S, --solver        the keys of the solver: and output: sections\n"
   "  -m, --markdown      every section's keys and every model's parameters as\n"
-  "                      Markdown (doc/scenario-reference.md is this output)\n"
+  "                      Markdown (scenario-reference.md is this output)\n"
   "      --plugin FILE   load model kinds from a shared object first (repeatable)\n"
   "  -h, --help          this help\n";
 

@@ -25,7 +25,7 @@ static const char usage[] =
   "the ones stored in the checkpoint. series.csv and events.csv are cut back to\n"
   "their lengths at the checkpoint and continued; summary.json and the plots\n"
   "are written again at the end. With --checkpoint-every the result is\n"
-  "byte-identical to the uninterrupted run (doc/checkpoint.md).\n"
+  "byte-identical to the uninterrupted run (checkpoint.md).\n"
   "\n"
   "  -q, --quiet   no progress bar, notes or final line\n"
   "  --plugin FILE load the plug-in the run's model kind comes from (repeatable)\n"

@@ -39,7 +39,7 @@ static const char usage[] =
   "                       integrate in segments of T simulated seconds (whole\n"
   "                       output intervals) and checkpoint DIR/checkpoint.bin at\n"
   "                       each boundary; `mbdae resume DIR` continues a killed\n"
-  "                       run with byte-identical output (doc/checkpoint.md)\n"
+  "                       run with byte-identical output (checkpoint.md)\n"
   "      --plugin FILE    load model kinds from a shared object first\n"
   "                       (repeatable; first-model-kind.md)\n"
   "  -h, --help           this help\n"

@@ -30,9 +30,18 @@ static const char usage[] =
   "\n"
   "`mbdae COMMAND --help` describes each command. A SCENARIO that is not a\n"
   "file here is looked up by name among the shipped scenarios (`mbdae run\n"
-  "ball.yaml`, `mbdae list` shows them). Documents: /usr/share/doc/mbdae (or\n"
-  "<prefix>/share/doc/mbdae) after install, doc/ in the source tree. Exit\n"
-  "codes: 0 ok, 1 run or validation failure, 2 bad input or usage.\n";
+  "ball.yaml` or `mbdae run ball`; `mbdae list` shows them).\n"
+  "\n"
+  "environment:\n"
+  "  MBDAE_PLUGINS       plug-ins to load first, a ':'-separated list of files\n"
+  "  MBDAE_SCENARIO_DIR  where scenario names are looked up (default: the\n"
+  "                      shipped scenarios, <prefix>/share/mbdae/scenarios)\n"
+  "\n"
+  "The documents named in the help texts (*.md) are installed in\n"
+  "<prefix>/share/doc/mbdae (/usr/share/doc/mbdae for a /usr install) and are\n"
+  "doc/ in the source tree; `man mbdae` holds every command's help.\n"
+  "\n"
+  "Exit codes: 0 ok, 1 run or validation failure, 2 bad input or usage.\n";
 
 static int load_plugin(const char *path) {
   char err[1024];

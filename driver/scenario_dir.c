@@ -77,8 +77,7 @@ static int is_file(const char *path) {
 
 const char *mbdae_scenario_resolve(const char *path, char *buf, size_t len) {
   if (!path || !*path || strchr(path, '/')) return path;
-  struct stat st;
-  if (stat(path, &st) == 0) return path; /* here: it wins */
+  if (is_file(path)) return path; /* here: it wins (a directory ball/ does not) */
   const char *dir = mbdae_scenario_dir();
   static const char *const suffix[] = {"", ".yaml"};
   for (int i = 0; i < 2; ++i) {

@@ -18,11 +18,19 @@
 static const char sweep_usage[] =
   "usage: mbdae sweep STUDY [--no-plots] [--out DIR] [--plugin FILE]...\n"
   "\n"
-  "Run a parameter study (doc/sweep.md): every combination of the varied keys\n"
+  "Run a parameter study (sweep.md): every combination of the varied keys\n"
   "of the study's base scenario, statistics per design set, critical values,\n"
   "plots. Under `mpirun -np N` (MPI build) the runs are split over N ranks and\n"
   "gathered; the files are identical for any N. --plugin FILE loads model\n"
-  "kinds from a shared object first (first-model-kind.md).\n";
+  "kinds from a shared object first (first-model-kind.md).\n"
+  "\n"
+  "  --out DIR       output directory (default: output.dir of the study, else\n"
+  "                  out/<study file stem>)\n"
+  "  --no-plots      do not render PNG plots\n"
+  "  --plugin FILE   load model kinds from a shared object first (repeatable)\n"
+  "  -h, --help      this help\n"
+  "\n"
+  "Exit codes: 0 ok, 1 a run or the study failed, 2 bad study or usage.\n";
 
 static double wall_now(void) {
   struct timespec ts;

@@ -3,7 +3,9 @@
  * find_package(mbdae) with mbdae::mbdae (shared) and mbdae::mbdae_static,
  * and pkg-config (shared, and static with Libs.private); the programs run
  * and their result is compared with the closed form. Also the installed
- * `mbdae` command lists and runs the installed scenarios, and one example
+ * `mbdae` command lists and runs the installed scenarios (by path and by
+ * name), the documents its help names, its man page and bash completion are
+ * installed, and one example
  * (examples/pendulum_wall.c) builds and passes against the installed tree.
  *
  * The build-tree facts (build dir, cmake, compiler, pkg-config, GNUInstallDirs
@@ -124,6 +126,85 @@ static void test_installed_command(void) {
   CU_ASSERT_EQUAL(run(cmd, out, sizeof out), 0);
   CU_ASSERT(exists(tmp, "ball/series.csv"));
   CU_ASSERT(exists(tmp, "ball/summary.json"));
+  /* ... named by its file name or its stem, from a directory without it
+   * (tmp holds the directory ball/ of the run above: a directory here does
+   * not shadow the shipped name, only a file does) */
+  const char *names[] = {"ball.yaml", "ball"};
+  for (int i = 0; i < 2; ++i) {
+    snprintf(cmd, sizeof cmd, "cd '%s' && env -u MBDAE_SCENARIO_DIR '%s/%s/mbdae' run %s "
+             "--out 'by_name_%d' --quiet --no-plots --set solver.t_end=0.5", tmp, prefix,
+             MBDAE_TEST_BINDIR, names[i], i);
+    CU_ASSERT_EQUAL(run(cmd, out, sizeof out), 0);
+    CU_ASSERT(exists(tmp, i ? "by_name_1/events.csv" : "by_name_0/events.csv"));
+  }
+  /* a name that is nowhere: exit 2, the name in the message */
+  snprintf(cmd, sizeof cmd, "cd '%s' && env -u MBDAE_SCENARIO_DIR '%s/%s/mbdae' run no_such "
+           "--quiet; echo \"exit $?\"", tmp, prefix, MBDAE_TEST_BINDIR);
+  CU_ASSERT_EQUAL(run(cmd, out, sizeof out), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(out, "no_such"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(out, "exit 2"));
+}
+
+/* Every document a help text names (`first-model-kind.md`, ...) is installed
+ * in <prefix>/<docdir>, with the README; the man page holds every command's
+ * help; the bash completion is where bash-completion looks. */
+static void test_installed_docs(void) {
+  CU_ASSERT_TRUE_FATAL(installed);
+  char cmd[16384], out[65536];
+  CU_ASSERT(exists(prefix, MBDAE_TEST_DOCDIR "/README.md"));
+  CU_ASSERT(exists(prefix, MBDAE_TEST_DOCDIR "/user-guide.md"));
+  CU_ASSERT(exists(prefix, MBDAE_TEST_DOCDIR "/images/net_capture.png"));
+  const char *helps[] = {"--help", "help run", "help resume", "help list", "help validate",
+                         "help sweep", NULL};
+  int cited = 0;
+  for (int h = 0; helps[h]; ++h) {
+    snprintf(cmd, sizeof cmd, "'%s/%s/mbdae' %s", prefix, MBDAE_TEST_BINDIR, helps[h]);
+    CU_ASSERT_EQUAL_FATAL(run(cmd, out, sizeof out), 0);
+    /* each word ending in .md (a "doc/" in front names the same file) */
+    for (const char *p = strstr(out, ".md"); p; p = strstr(p + 3, ".md")) {
+      const char *b = p;
+      while (b > out && (b[-1] == '-' || b[-1] == '_' || (b[-1] >= 'a' && b[-1] <= 'z') ||
+                         (b[-1] >= '0' && b[-1] <= '9')))
+        --b;
+      if (b == p || p[3] == '_' || (p[3] >= 'a' && p[3] <= 'z')) continue;
+      char rel[512];
+      snprintf(rel, sizeof rel, "%s/%.*s.md", MBDAE_TEST_DOCDIR, (int)(p - b), b);
+      CU_ASSERT(exists(prefix, rel));
+      ++cited;
+    }
+  }
+  CU_ASSERT(cited >= 5); /* scenario-format, checkpoint, first-model-kind, sweep, ... */
+  /* the installed README's links into doc/ point next to it */
+  snprintf(cmd, sizeof cmd, "grep -c '](doc/' '%s/%s/README.md'; grep -c '](images/' "
+           "'%s/%s/README.md'", prefix, MBDAE_TEST_DOCDIR, prefix, MBDAE_TEST_DOCDIR);
+  run(cmd, out, sizeof out);
+  CU_ASSERT(strncmp(out, "0\n", 2) == 0 && atoi(out + 2) >= 1);
+
+  if (MBDAE_TEST_HELP2MAN[0]) {
+    CU_ASSERT_FATAL(exists(prefix, MBDAE_TEST_MANDIR "/man1/mbdae.1"));
+    snprintf(cmd, sizeof cmd, "cat '%s/%s/man1/mbdae.1'", prefix, MBDAE_TEST_MANDIR);
+    CU_ASSERT_EQUAL_FATAL(run(cmd, out, sizeof out), 0);
+    const char *want[] = {".SH SYNOPSIS", ".SS \"mbdae run\"", ".SS \"mbdae resume\"",
+                          ".SS \"mbdae list\"", ".SS \"mbdae validate\"",
+                          ".SS \"mbdae sweep\"", "checkpoint\\-every", "MBDAE_SCENARIO_DIR",
+                          "share/doc/mbdae", NULL};
+    for (int i = 0; want[i]; ++i) {
+      if (!strstr(out, want[i])) printf("\n  mbdae.1 lacks %s\n", want[i]);
+      CU_ASSERT_PTR_NOT_NULL(strstr(out, want[i]));
+    }
+    /* man finds it under the prefix and renders it */
+    snprintf(cmd, sizeof cmd, "command -v man >/dev/null || { echo 'no man: not rendered'; "
+             "exit 0; }; MANPATH='%s/%s' MANWIDTH=80 man mbdae | grep -c 'mbdae sweep'",
+             prefix, MBDAE_TEST_MANDIR);
+    CU_ASSERT_EQUAL(run(cmd, out, sizeof out), 0);
+  } else {
+    printf("\n  help2man was not found at configure time: no man page to check\n");
+  }
+  CU_ASSERT(exists(prefix, MBDAE_TEST_DATADIR "/bash-completion/completions/mbdae"));
+  snprintf(cmd, sizeof cmd, "bash -c \"source '%s/%s/bash-completion/completions/mbdae' && "
+           "complete -p mbdae\"", prefix, MBDAE_TEST_DATADIR);
+  CU_ASSERT_EQUAL(run(cmd, out, sizeof out), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(out, "complete -F _mbdae mbdae"));
 }
 
 static void test_find_package(void) {
@@ -229,6 +310,7 @@ int main(void) {
   static const mbdae_test tests[] = {
     {"cmake --install into a temporary prefix", test_install_tree},
     {"installed mbdae lists and runs the installed scenarios", test_installed_command},
+    {"installed documents, man page, bash completion", test_installed_docs},
     {"find_package(mbdae): shared, static, an example", test_find_package},
     {"pkg-config mbdae: shared and static", test_pkg_config},
     {"the installed Python package", test_installed_python},
