@@ -65,7 +65,8 @@ static const char *const toy_text = "model: %s\nsolver:\n  method: cvode-bdf\n  
                                     "  dt_out: 0.5\nparameters:\n  k: 1.5\n  e: 0.25\n";
 
 static void test_units_reach_writers(void) {
-  mbdae_model_kind k = toy_kind;
+  static mbdae_model_kind k; /* the registry keeps the pointer */
+  k = toy_kind;
   k.name = "toy_units";
   k.create = toy_create_with_units;
   CU_ASSERT_EQUAL_FATAL(mbdae_model_kind_register(&k, NULL, 0), MBDAE_OK);
@@ -93,7 +94,8 @@ static void test_units_reach_writers(void) {
 }
 
 static void test_repeated_name_refused(void) {
-  mbdae_model_kind k = toy_kind;
+  static mbdae_model_kind k; /* the registry keeps the pointer */
+  k = toy_kind;
   k.name = "toy_clash";
   k.event_columns = toy_clashing_event_columns;
   CU_ASSERT_EQUAL_FATAL(mbdae_model_kind_register(&k, NULL, 0), MBDAE_OK);
