@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -202,7 +203,7 @@ int mbdae_checkpoint_write(const char *dir, const mbdae_checkpoint *cp, char *er
     if (err && errlen) snprintf(err, errlen, "out of memory writing the checkpoint");
     goto out;
   }
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
   if (fd < 0) {
     rc = MBDAE_ERR_IO;
     if (err && errlen) snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
@@ -309,6 +310,64 @@ int mbdae_checkpoint_read(const char *dir, mbdae_checkpoint *cp, char *err, size
   free(io.buf);
   free(path);
   return rc;
+}
+
+/* ---- validation: a checkpoint is trusted only past its checksum --------- */
+
+static int all_finite(const double *v, long n) {
+  for (long i = 0; i < n; ++i)
+    if (!isfinite(v[i])) return 0;
+  return 1;
+}
+
+int mbdae_checkpoint_validate(const mbdae_checkpoint *cp, const mbdae_options *o, char *err,
+                              size_t errlen) {
+#define BAD(...) do { if (err && errlen) snprintf(err, errlen, __VA_ARGS__); \
+                      return MBDAE_ERR_IO; } while (0)
+  const double span = o->t_end - o->t0;
+  const double nint = span / o->dt_out + 2.0; /* output intervals, bounded by the engine */
+  if (!(isfinite(cp->t) && cp->t >= o->t0 && cp->t <= o->t_end))
+    BAD("time %g outside [t0, t_end] = [%g, %g]", cp->t, o->t0, o->t_end);
+  if (!(cp->every_t >= 0.0 && isfinite(cp->every_t))) BAD("bad --checkpoint-every %g", cp->every_t);
+  if (cp->segment < 0 || (double)cp->segment > nint) BAD("segment %ld out of range", cp->segment);
+  if ((cp->skip_first | 1) != 1 || (cp->plots | 1) != 1 || (cp->event_rows | 1) != 1 ||
+      cp->every < 1 || (cp->last_was_sample | 1) != 1 || (cp->has_held | 1) != 1)
+    BAD("a flag or count out of range");
+  if (!all_finite(cp->y, cp->n) || !all_finite(cp->yp, cp->n)) BAD("a non-finite state");
+  if (cp->events < 0 || cp->samples < 0 || cp->rows < 0 || cp->grid_k < 0 ||
+      (double)cp->grid_k > nint + (double)cp->events + 1.0)
+    BAD("a negative or impossible event or row count");
+  if (cp->grid_t0 != o->t0) BAD("output grid origin %g, not t0 = %g", cp->grid_t0, o->t0);
+  for (int i = 0; i < cp->window_n; ++i)
+    if (!(isfinite(cp->window[i]) && cp->window[i] <= cp->t)) BAD("a bad Zeno window time");
+  for (int i = 0; i < cp->nroots; ++i) {
+    const mbdae_root_mask_state *m = &cp->masks[i];
+    if ((m->active | 1) != 1 || m->dir < -1 || m->dir > 1 || !(m->band >= 0.0) ||
+        !isfinite(m->band) || m->refires < 0)
+      BAD("a bad root mask (root %d)", i);
+  }
+  const mbdae_stats *st = &cp->stats;
+  if (st->steps < 0 || st->rhs_evals < 0 || st->jac_evals < 0 || st->lin_setups < 0 ||
+      st->newton_iters < 0 || st->newton_fails < 0 || st->err_test_fails < 0 ||
+      st->root_evals < 0 || st->events < 0 || st->calcic_fallbacks < 0)
+    BAD("negative statistics");
+  if (!isfinite(cp->last_t) || !isfinite(cp->held_t) || !all_finite(cp->held, cp->nrow))
+    BAD("a non-finite held row");
+  for (int i = 0; i < cp->ninv; ++i) {
+    const mbdae_run_invariant *v = &cp->inv[i];
+    double x[5] = {v->start, v->end, v->max_drift, v->max_flow_drift, cp->inv_seg[i]};
+    if (!all_finite(x, 5) || memchr(v->name, '\0', sizeof v->name) == NULL)
+      BAD("a bad invariant record");
+  }
+  for (int i = 0; i < cp->nfiles; ++i)
+    if (cp->file_length[i] < 0 || strchr(cp->file_name[i], '/') || !cp->file_name[i][0])
+      BAD("a bad output file record");
+  for (long i = 0; i < cp->nframes; ++i)
+    if (!(isfinite(cp->frame_times[i]) && cp->frame_times[i] <= cp->t &&
+          (i == 0 || cp->frame_times[i] > cp->frame_times[i - 1])))
+      BAD("bad VTK frame times");
+#undef BAD
+  return MBDAE_OK;
 }
 
 void mbdae_checkpoint_remove(const char *dir) {

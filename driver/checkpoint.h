@@ -73,6 +73,14 @@ int mbdae_checkpoint_write(const char *dir, const mbdae_checkpoint *cp, char *er
  * format version; err says which. */
 int mbdae_checkpoint_read(const char *dir, mbdae_checkpoint *cp, char *err, size_t errlen);
 
+/* Every count, index, time and value a checkpoint restores, against the
+ * scenario's options (o: t0, t_end, dt_out): a checkpoint edited with a
+ * recomputed checksum (events = -1, segment = 2^62, NaN states) is refused
+ * with what is wrong, never restored. The model's bytes are the kind's
+ * state_load's to check. 0 or MBDAE_ERR_IO. */
+int mbdae_checkpoint_validate(const mbdae_checkpoint *cp, const mbdae_options *o, char *err,
+                              size_t errlen);
+
 /* Remove DIR/checkpoint.bin (a finished run). */
 void mbdae_checkpoint_remove(const char *dir);
 

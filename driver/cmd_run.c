@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "interrupt.h"
 #include "mbdae/status.h"
+#include "output_dir.h"
 #include "progress.h"
 #include "run.h"
 #include "scenario.h"
@@ -159,6 +160,20 @@ int mbdae_cmd_run(int argc, char **argv) {
     return rc == MBDAE_ERR_MEMORY ? MBDAE_EXIT_FAILURE : MBDAE_EXIT_USAGE;
   }
   char defdir[4096];
+  if (!out && s.out_dir && !mbdae_out_dir_confined(s.out_dir)) {
+    /* a scenario file (perhaps someone else's) writes below the current
+     * directory only; --out is the user's own choice */
+    mbdae_scenario_key_error(&s, "output.dir",
+                             "must be a relative path without '..' components (the scenario "
+                             "may only write below the current directory); use --out DIR to "
+                             "write elsewhere", err, sizeof err);
+    fprintf(stderr, "%s\n", err);
+    free(text);
+    free(sets);
+    free(format_set);
+    mbdae_scenario_free(&s);
+    return MBDAE_EXIT_USAGE;
+  }
   if (!out) out = s.out_dir;
   if (!out) {
     snprintf(defdir, sizeof defdir, "out/%s", s.stem);

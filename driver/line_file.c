@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "mbdae/status.h"
+#include "output_dir.h"
 
 enum { STDIO_BUFFER = 1 << 16 };
 
@@ -33,26 +34,32 @@ static int open_at(mbdae_line_file *lf, const char *dir, const char *name, long 
     return MBDAE_ERR_MEMORY;
   }
   snprintf(path, n, "%s/%s", dir, name);
-  if (length >= 0) {
-    struct stat st;
-    if (stat(path, &st) != 0 || (long long)st.st_size < length) {
-      if (err && errlen)
-        snprintf(err, errlen, "cannot resume %s: %s (the checkpoint needs %lld bytes)", path,
-                 errno ? strerror(errno) : "shorter than at the checkpoint", length);
-      free(path);
-      return MBDAE_ERR_IO;
-    }
-    if (truncate(path, (off_t)length) != 0) {
-      if (err && errlen) snprintf(err, errlen, "cannot truncate %s: %s", path, strerror(errno));
-      free(path);
-      return MBDAE_ERR_IO;
-    }
-  }
-  lf->f = fopen(path, length >= 0 ? "a" : "w");
+  /* never through a planted symbolic link (mbdae_fopen_out) */
+  lf->f = mbdae_fopen_out(path, length >= 0 ? "a" : "w");
   if (!lf->f) {
-    if (err && errlen) snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    if (err && errlen)
+      snprintf(err, errlen, "cannot %s %s: %s", length >= 0 ? "resume" : "write", path,
+               errno == ELOOP ? "a symbolic link (not followed)" : strerror(errno));
     free(path);
     return MBDAE_ERR_IO;
+  }
+  if (length >= 0) { /* cut back to the checkpoint's length, on this descriptor */
+    struct stat st;
+    int bad = fstat(fileno(lf->f), &st) != 0 || (long long)st.st_size < length;
+    if (bad && err && errlen)
+      snprintf(err, errlen, "cannot resume %s: shorter than at the checkpoint (%lld bytes)",
+               path, length);
+    if (!bad && ftruncate(fileno(lf->f), (off_t)length) != 0) {
+      bad = 1;
+      if (err && errlen) snprintf(err, errlen, "cannot truncate %s: %s", path, strerror(errno));
+    }
+    if (bad) {
+      fclose(lf->f);
+      memset(lf, 0, sizeof *lf);
+      free(path);
+      return MBDAE_ERR_IO;
+    }
+    lf->committed = length;
   }
   free(path);
   lf->iobuf = malloc(STDIO_BUFFER);
@@ -160,9 +167,44 @@ void mbdae_line_file_csv_header(mbdae_line_file *lf, const char *name, const cha
   mbdae_line_file_csv_field(lf, buf);
 }
 
+/* A write that failed (disk full, EFBIG) may have put part of a row in the
+ * file: cut it back to the last whole row, so what was written stays valid,
+ * and keep the errno for the message. */
+static void write_failed(mbdae_line_file *lf) {
+  int e = errno;
+  if (!lf->failed) {
+    lf->errnum = e;
+    /* keep every whole row that reached the file: cut after its last '\n'
+     * (rows flushed before are whole: never before `committed`) */
+    int fd = fileno(lf->f);
+    struct stat st;
+    off_t end = fstat(fd, &st) == 0 ? st.st_size : (off_t)lf->committed, keep = lf->committed;
+    char buf[4096];
+    while (end > keep) {
+      off_t from = end - (off_t)sizeof buf > keep ? end - (off_t)sizeof buf : keep;
+      ssize_t k = pread(fd, buf, (size_t)(end - from), from);
+      if (k <= 0) break;
+      const char *nl = NULL;
+      for (ssize_t i = k - 1; i >= 0 && !nl; --i)
+        if (buf[i] == '\n') nl = buf + i;
+      if (nl) {
+        keep = from + (off_t)(nl - buf) + 1;
+        break;
+      }
+      end = from;
+    }
+    if (ftruncate(fd, keep) != 0) { /* nothing more can be done */ }
+  }
+  lf->failed = 1;
+  errno = e;
+}
+
 int mbdae_line_file_flush(mbdae_line_file *lf) {
   if (!lf->f) return MBDAE_ERR_IO;
-  if (fflush(lf->f) != 0) lf->failed = 1;
+  if (!lf->failed) {
+    if (fflush(lf->f) != 0) write_failed(lf);
+    else lf->committed += (long long)lf->pending;
+  }
   lf->pending = 0;
   lf->last_flush = now();
   return lf->failed ? MBDAE_ERR_IO : MBDAE_OK;
@@ -177,7 +219,7 @@ int mbdae_line_file_end_line(mbdae_line_file *lf) {
   }
   /* stdio must never hold part of a row when it writes its buffer out */
   if (lf->pending + lf->n > STDIO_BUFFER) mbdae_line_file_flush(lf);
-  if (fwrite(lf->line, 1, lf->n, lf->f) != lf->n) lf->failed = 1;
+  if (fwrite(lf->line, 1, lf->n, lf->f) != lf->n) write_failed(lf);
   lf->pending += lf->n;
   lf->n = 0;
   if (lf->pending >= STDIO_BUFFER || now() - lf->last_flush > 1.0) mbdae_line_file_flush(lf);
@@ -187,12 +229,14 @@ int mbdae_line_file_end_line(mbdae_line_file *lf) {
 int mbdae_line_file_close(mbdae_line_file *lf) {
   int rc = MBDAE_OK;
   if (lf->f) {
-    if (fflush(lf->f) != 0 || ferror(lf->f)) rc = MBDAE_ERR_IO;
-    if (fclose(lf->f) != 0) rc = MBDAE_ERR_IO;
+    if (!lf->failed && (fflush(lf->f) != 0 || ferror(lf->f))) write_failed(lf);
+    if (fclose(lf->f) != 0 && !lf->failed) lf->errnum = errno, lf->failed = 1;
   }
   if (lf->failed) rc = MBDAE_ERR_IO;
+  int e = lf->errnum;
   free(lf->iobuf); /* after fclose: stdio used it until then */
   free(lf->line);
   memset(lf, 0, sizeof *lf);
+  errno = e;
   return rc;
 }

@@ -17,6 +17,8 @@ typedef struct mbdae_line_file {
   size_t pending;      /* bytes handed to stdio since its last flush */
   double last_flush;   /* CLOCK_MONOTONIC seconds */
   int failed;          /* an allocation or a write failed */
+  int errnum;          /* errno of the failed write (0: none) */
+  long long committed; /* file length after the last successful flush: whole rows */
 } mbdae_line_file;
 
 /* Create DIR/NAME. 0, or MBDAE_ERR_IO with "cannot write PATH: reason". */

@@ -1,5 +1,6 @@
 /* main.c - the `mbdae` command: load the plug-ins named on the command line
  * (or in $MBDAE_PLUGINS), then dispatch to a subcommand (driver/cli.h). */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +110,10 @@ static command_fn find_command(const char *name) {
 }
 
 int main(int argc, char **argv) {
+  /* a file size limit (RLIMIT_FSIZE) makes write(2) fail with EFBIG, which
+   * the writers report with the file's name, instead of killing the process
+   * with its output half-written */
+  signal(SIGXFSZ, SIG_IGN);
   if (load_env_plugins()) return MBDAE_EXIT_FAILURE;
   int rc = take_plugins(&argc, argv);
   if (rc) return rc;

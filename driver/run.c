@@ -5,10 +5,12 @@
 #define _POSIX_C_SOURCE 200809L
 #include "run.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "checkpoint.h"
@@ -38,6 +40,7 @@ typedef struct run_ctx {
   void *state[NWRITERS];
   int observed, opened, io_failed, prepend_t;
   int nonfinite;                /* an output or invariant was NaN/inf (io_msg says which) */
+  int lock_fd;                  /* the output directory's lock (mbdae_dir_lock), or -1 */
   long every;
   double *row, *inv, *inv_seg;  /* series row, invariants now / at segment start */
   double *held;                 /* last skipped sample's row (every > 1) ... */
@@ -105,6 +108,13 @@ static void remove_stale(const run_ctx *c, const char *name) {
   if (n > 0 && (size_t)n < sizeof path) remove(path);
 }
 
+/* "cannot write DIR/NAME: <errno's text>" (disk full, a file size limit) */
+static void write_failed_msg(run_ctx *c, const char *name) {
+  int e = errno;
+  snprintf(c->io_msg, sizeof c->io_msg, "cannot write %s/%s: %s", c->out.dir, name,
+           e ? strerror(e) : "write error");
+}
+
 static int open_sink(run_ctx *c) {
   const mbdae_run_sink *k = c->cfg->sink;
   if (!k || !k->begin ||
@@ -128,10 +138,15 @@ static int open_writers(run_ctx *c) {
     return rc;
   }
   int rc = mbdae_mkdir_p(c->cfg->out_dir, c->io_msg, sizeof c->io_msg);
+  if (!rc && c->lock_fd < 0) rc = mbdae_dir_lock(c->cfg->out_dir, &c->lock_fd, c->io_msg,
+                                                 sizeof c->io_msg);
+  errno = 0;
   for (int i = 0; !rc && i < NWRITERS; ++i)
     if (!writer_on(c, i)) remove_stale(c, writers[i]->name);
-    else if (writers[i]->open)
-      rc = writers[i]->open(&c->out, &c->state[i], c->io_msg, sizeof c->io_msg);
+    else if (writers[i]->open &&
+             (rc = writers[i]->open(&c->out, &c->state[i], c->io_msg, sizeof c->io_msg)) &&
+             !c->io_msg[0])
+      write_failed_msg(c, writers[i]->name); /* its header could not be written */
   int vtk_failed = 0;
   if (!rc) c->vtk = mbdae_vtk_open(c->s->kind->name, c->cfg->out_dir, c->s->options.dt_out,
                                    scene_flags(c->cfg) | MBDAE_SCENE_FRESH, &vtk_failed);
@@ -209,10 +224,11 @@ static int put_row(run_ctx *c, const double *row, int kind) {
     snprintf(c->io_msg, sizeof c->io_msg, "cannot keep the results (out of memory?)");
     return -1;
   }
+  errno = 0; /* a writer's failure leaves its errno (write_failed_msg) */
   for (int i = 0; i < NWRITERS; ++i)
     if (writers[i]->sample && writer_on(c, i) && writers[i]->sample(c->state[i], &c->out, row)) {
       c->io_failed = 1;
-      snprintf(c->io_msg, sizeof c->io_msg, "cannot write %s/%s", c->out.dir, writers[i]->name);
+      write_failed_msg(c, writers[i]->name);
       return -1;
     }
   c->res->rows++;
@@ -257,10 +273,11 @@ static int observer(double t, const double *y, const double *yp,
         put_row(c, c->held, MBDAE_SERIES_PRE_EVENT))
       return -1;
     c->has_held = 0;
+    errno = 0;
     for (int i = 0; i < NWRITERS; ++i)
       if (writers[i]->event && writer_on(c, i) && writers[i]->event(c->state[i], &c->out, ev)) {
         c->io_failed = 1;
-        snprintf(c->io_msg, sizeof c->io_msg, "cannot write %s/%s", c->out.dir, writers[i]->name);
+        write_failed_msg(c, writers[i]->name);
         return -1;
       }
     const mbdae_run_sink *sink = c->cfg->sink;
@@ -277,9 +294,10 @@ static int observer(double t, const double *y, const double *yp,
   /* grid only: a sample off the output grid is a pre-event state */
   if (!c->cfg->event_rows && kind == MBDAE_SERIES_PRE_EVENT) return 0;
   if (k % c->every == 0 || t >= c->s->options.t_end) {
+    errno = 0;
     if (c->vtk && mbdae_vtk_frame(c->vtk, c->model, t, y)) {
       c->io_failed = 1;
-      snprintf(c->io_msg, sizeof c->io_msg, "cannot write %s/vtk", c->out.dir);
+      write_failed_msg(c, "vtk");
       return -1;
     }
     return write_row(c, t, y, yp, kind);
@@ -389,11 +407,12 @@ static int checkpoint_at(run_ctx *c, long segment, int skip_first, double t, con
   cp.nframes = mbdae_vtk_frames(c->vtk, &times);
   cp.frame_times = (double *)times;
   int rc = 0;
+  errno = 0;
   for (int i = 0; !rc && i < NWRITERS; ++i) {
     if (!writer_has_file(c, i) || !c->state[i]) continue;
     if (cp.nfiles == MBDAE_CHECKPOINT_MAX_FILES ||
         writers[i]->sync(c->state[i], &cp.file_length[cp.nfiles])) {
-      snprintf(c->io_msg, sizeof c->io_msg, "cannot write %s/%s", c->out.dir, writers[i]->name);
+      write_failed_msg(c, writers[i]->name);
       rc = -1;
       break;
     }
@@ -589,11 +608,57 @@ static int resume_setup(run_ctx *c, const mbdae_checkpoint *cp, double *y, doubl
              cp->n, c->n, cp->nroots, c->carry.nroots, cp->nrow, c->out.ncols);
     return MBDAE_ERR_ARGUMENT;
   }
-  int rc = mbdae_model_state_load(k, c->model, cp->model_state, cp->model_size);
+  char why[256];
+  int rc = mbdae_checkpoint_validate(cp, o, why, sizeof why);
+  if (rc != MBDAE_OK) {
+    snprintf(err, errlen, "%s/%s: %s", c->cfg->out_dir, MBDAE_CHECKPOINT_FILE, why);
+    return rc;
+  }
+  rc = mbdae_model_state_load(k, c->model, cp->model_state, cp->model_size);
   if (rc != MBDAE_OK) {
     snprintf(err, errlen, "model '%s' rejected the state in the checkpoint (%s)", k->name,
              mbdae_status_message(rc));
     return rc;
+  }
+  /* everything that can fail is checked before a file is cut back: a
+   * failed resume changes nothing */
+  for (int i = 0; i < NWRITERS; ++i) {
+    if (!writer_has_file(c, i)) continue;
+    int f = 0;
+    while (f < cp->nfiles && strcmp(cp->file_name[f], writers[i]->name) != 0) ++f;
+    char path[4200]; /* the file the writer resumes (results.mat keeps a part file) */
+    snprintf(path, sizeof path, "%s/%s%s%s", c->cfg->out_dir,
+             writers[i] == &mbdae_writer_mat ? "." : "", writers[i]->name,
+             writers[i] == &mbdae_writer_mat ? ".part" : "");
+    struct stat fst;
+    if (f == cp->nfiles || !writers[i]->reopen) {
+      snprintf(err, errlen, "the checkpoint has no position for %s", writers[i]->name);
+      return MBDAE_ERR_IO;
+    }
+    if (lstat(path, &fst) != 0 || !S_ISREG(fst.st_mode) ||
+        (long long)fst.st_size < cp->file_length[f]) {
+      snprintf(err, errlen, "cannot resume %s: missing, not a regular file or shorter than at "
+               "the checkpoint (%lld bytes); nothing changed", path, cp->file_length[f]);
+      return MBDAE_ERR_IO;
+    }
+  }
+  char vdir[4200];
+  struct stat vst;
+  snprintf(vdir, sizeof vdir, "%s/vtk", c->cfg->out_dir);
+  int vtk_failed = 0;
+  if (cp->nframes > 0 && (scene_flags(c->cfg) & MBDAE_SCENE_VTK) &&
+      (lstat(vdir, &vst) != 0 || !S_ISDIR(vst.st_mode)))
+    rc = MBDAE_ERR_NOT_FOUND; /* not even recreated: nothing changes */
+  else c->vtk = mbdae_vtk_open(k->name, c->cfg->out_dir, o->dt_out, scene_flags(c->cfg),
+                               &vtk_failed);
+  if (!rc) rc = vtk_failed ? MBDAE_ERR_IO : mbdae_vtk_restore(c->vtk, cp->frame_times, cp->nframes);
+  if (rc) {
+    snprintf(err, errlen, rc == MBDAE_ERR_NOT_FOUND
+                              ? "cannot resume %s/vtk: frames the checkpoint lists are missing "
+                                "(the pvd would list them); nothing changed"
+                              : "cannot resume %s/vtk",
+             c->cfg->out_dir);
+    return MBDAE_ERR_IO;
   }
   memcpy(y, cp->y, (size_t)cp->n * sizeof *y);
   memcpy(yp, cp->yp, (size_t)cp->n * sizeof *yp);
@@ -622,18 +687,8 @@ static int resume_setup(run_ctx *c, const mbdae_checkpoint *cp, double *y, doubl
     if (!writer_has_file(c, i)) continue;
     int f = 0;
     while (f < cp->nfiles && strcmp(cp->file_name[f], writers[i]->name) != 0) ++f;
-    if (f == cp->nfiles || !writers[i]->reopen) {
-      snprintf(err, errlen, "the checkpoint has no position for %s", writers[i]->name);
-      return MBDAE_ERR_IO;
-    }
     rc = writers[i]->reopen(&c->out, &c->state[i], cp->file_length[f], err, errlen);
     if (rc) return rc;
-  }
-  int vtk_failed = 0;
-  c->vtk = mbdae_vtk_open(k->name, c->cfg->out_dir, o->dt_out, scene_flags(c->cfg), &vtk_failed);
-  if (vtk_failed || mbdae_vtk_restore(c->vtk, cp->frame_times, cp->nframes)) {
-    snprintf(err, errlen, "cannot resume %s/vtk", c->cfg->out_dir);
-    return MBDAE_ERR_IO;
   }
   return MBDAE_OK;
 }
@@ -661,6 +716,7 @@ int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
   c.cfg = cfg;
   c.res = res;
   c.every = cfg->every > 0 ? cfg->every : 1;
+  c.lock_fd = -1;
   res->checkpoint_t = NAN;
   if (cfg->out_dir && (cfg->checkpoint_every > 0 || cfg->resume)) {
     char why[256];
@@ -825,7 +881,8 @@ int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
   double t_begin = s->options.t0;
   long segment = 0;
   if (cfg->resume && cfg->out_dir) {
-    rc = resume_setup(&c, cfg->resume, y, yp, err, errlen);
+    rc = mbdae_dir_lock(cfg->out_dir, &c.lock_fd, err, errlen);
+    if (!rc) rc = resume_setup(&c, cfg->resume, y, yp, err, errlen);
     if (rc) {
       res->status = rc;
       rc = rc == MBDAE_ERR_MEMORY ? rc : MBDAE_ERR_IO;
@@ -916,6 +973,18 @@ int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
   if (c.io_failed) {
     copy_err(err, errlen, c.io_msg);
     rc = MBDAE_ERR_IO;
+    /* refused the directory's lock, or never opened it: nothing written */
+    if (!cfg->out_dir || c.lock_fd < 0) goto done;
+    /* a write failed mid-run (disk full, a file size limit): the files hold
+     * whole rows up to it; summary.json says what failed, if it can */
+    res->status = MBDAE_ERR_IO;
+    snprintf(res->message, sizeof res->message, "%s", c.io_msg);
+    mbdae_vtk_close(&c.vtk);
+    char werr[512] = "";
+    if (mbdae_writer_summary_json.finish(NULL, &c.out, res, werr, sizeof werr) && err && errlen) {
+      size_t used = strlen(err);
+      snprintf(err + used, errlen - used, "; and %s", werr);
+    }
     goto done;
   }
   if (res->status == MBDAE_ERR_CALLBACK && c.io_msg[0]) /* our own observer failed */
@@ -941,6 +1010,21 @@ int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
       snprintf(res->plot_note, sizeof res->plot_note,
                "no plots: they are drawn from series.csv (output.format csv or both)");
     res->wall_time = now() - t_start;
+    errno = 0;
+    int vrc = c.vtk ? mbdae_vtk_close(&c.vtk) : MBDAE_OK;
+    if (vrc) { /* before summary.json, which then says so */
+      if (vrc == MBDAE_ERR_NOT_FOUND)
+        snprintf(c.io_msg, sizeof c.io_msg, "cannot write %s/animation.pvd: frames it would "
+                 "list are missing from %s/vtk (deleted during the run?)", c.out.dir, c.out.dir);
+      else
+        write_failed_msg(&c, "animation.pvd");
+      copy_err(err, errlen, c.io_msg);
+      rc = MBDAE_ERR_IO;
+      if (res->status >= 0) {
+        res->status = MBDAE_ERR_IO;
+        snprintf(res->message, sizeof res->message, "%s", c.io_msg);
+      }
+    }
     for (int i = 0; i < NWRITERS; ++i) {
       if (!writers[i]->finish || !writer_on(&c, i)) continue;
       if (i == NWRITERS - 1) res->wall_time = now() - t_start;
@@ -960,6 +1044,7 @@ done:
   for (int i = 0; i < NWRITERS; ++i)
     if (c.state[i] && writers[i]->close) writers[i]->close(c.state[i]);
   mbdae_vtk_close(&c.vtk);
+  mbdae_dir_unlock(&c.lock_fd);
   if (c.model) k->destroy(&c.model);
   free(y);
   free(yp);

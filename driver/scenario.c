@@ -16,6 +16,7 @@
 #include "param_schema.h"
 #include "solver_schema.h"
 #include "text_input.h"
+#include "utf8_check.h"
 #include "yaml_tree.h"
 #include "yaml_value.h"
 
@@ -358,6 +359,12 @@ static int apply_override(mbdae_scenario *s, const char *text, char *err, size_t
     return mbdae_message_line(err, errlen, MBDAE_ERR_SCENARIO,
                "%s: --set %s: expected KEY=VALUE (e.g. parameters.e=0.5)", s->path,
                text ? text : "(null)");
+  /* everything reaches summary.json: text only (the raw bytes are not echoed) */
+  size_t tlen = strlen(text), bad = mbdae_utf8_check(text, tlen);
+  if (bad != tlen)
+    return mbdae_message_line(err, errlen, MBDAE_ERR_SCENARIO,
+               "%s: --set: not UTF-8 text (malformed byte 0x%02x at column %zu of '%.*s...')",
+               s->path, (unsigned)(unsigned char)text[bad], bad + 1, (int)bad, text);
   char full[192];
   size_t klen = (size_t)(eq - text);
   if (klen >= sizeof full)

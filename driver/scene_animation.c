@@ -8,9 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "scene_animation.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +18,7 @@
 
 #include "gnuplot_run.h"
 #include "mbdae/status.h"
+#include "output_dir.h"
 
 /* gnuplot line types (default colours) of what is drawn: a piece's `part`
  * picks 1 + part; a taut string or a point in contact is red. */
@@ -29,27 +28,13 @@ static void frame_file(char *path, size_t n, const char *dir, long number, const
   snprintf(path, n, "%s/animation/frame_%06ld.%s", dir, number, ext);
 }
 
-/* Remove dir/<files matching pattern>. */
-static void remove_matching(const char *dir, const char *pattern) {
-  DIR *d = opendir(dir);
-  if (!d) return;
-  struct dirent *e;
-  char path[4400];
-  while ((e = readdir(d)) != NULL)
-    if (fnmatch(pattern, e->d_name, 0) == 0) {
-      snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-      remove(path);
-    }
-  closedir(d);
-}
-
 void mbdae_animation_clear(const char *dir) {
   char sub[4200];
   snprintf(sub, sizeof sub, "%s/animation", dir);
-  remove_matching(sub, "frame_*.dat");
-  remove_matching(sub, "frame_*.png");
-  remove_matching(sub, "animation.gp");
-  remove_matching(sub, "gnuplot.log");
+  mbdae_remove_matching(sub, "frame_*.dat");
+  mbdae_remove_matching(sub, "frame_*.png");
+  mbdae_remove_matching(sub, "animation.gp");
+  mbdae_remove_matching(sub, "gnuplot.log");
   rmdir(sub); /* only if now empty */
   snprintf(sub, sizeof sub, "%s/animation.gif", dir);
   remove(sub);
@@ -77,9 +62,9 @@ static void point(FILE *f, const mbdae_geometry *g, int i, int lt) {
 int mbdae_animation_frame(const char *dir, long number, double t, const mbdae_geometry *g) {
   char path[4300];
   snprintf(path, sizeof path, "%s/animation", dir);
-  if (mkdir(path, 0777) != 0 && errno != EEXIST) return MBDAE_ERR_IO;
+  if (mbdae_subdir_make(path)) return MBDAE_ERR_IO;
   frame_file(path, sizeof path, dir, number, "dat");
-  FILE *f = fopen(path, "w");
+  FILE *f = mbdae_fopen_out(path, "w");
   if (!f) return MBDAE_ERR_IO;
   fprintf(f, "# t = %.12g\n# index 0: segments (x y z linetype)\n", t);
   const long nv = g->nverts;
@@ -180,7 +165,7 @@ int mbdae_animation_render(const char *dir, const double *times, const long *num
   }
   if (!(span > 0.0)) span = 1.0;
   snprintf(path, sizeof path, "%s/animation/animation.gp", dir);
-  FILE *f = fopen(path, "w");
+  FILE *f = mbdae_fopen_out(path, "w");
   if (!f) {
     if (note && notelen) snprintf(note, notelen, "cannot write %s", path);
     return MBDAE_OK;

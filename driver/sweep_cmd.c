@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "mbdae/status.h"
+#include "output_dir.h"
 #include "sweep.h"
 
 static const char sweep_usage[] =
@@ -117,6 +118,15 @@ int mbdae_cmd_sweep(int argc, char **argv) {
   if (rc) {
     if (rank == 0) fprintf(stderr, "mbdae sweep: %s\n", err);
     code = MBDAE_EXIT_USAGE;
+    goto finish;
+  }
+  if (!out && !mbdae_out_dir_confined(st.out_dir)) {
+    if (rank == 0)
+      fprintf(stderr, "mbdae sweep: %s: key 'output.dir': must be a relative path without '..' "
+                      "components (a study may only write below the current directory); use "
+                      "--out DIR to write elsewhere\n", path);
+    code = MBDAE_EXIT_USAGE;
+    mbdae_sweep_study_free(&st);
     goto finish;
   }
   if (out) {

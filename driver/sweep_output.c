@@ -49,7 +49,7 @@ static double std_of(const set_stats *s, int k) {
 static FILE *open_in(const char *dir, const char *name, char *err, size_t errlen) {
   char path[4096];
   snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *f = fopen(path, "w");
+  FILE *f = mbdae_fopen_out(path, "w");
   if (!f && err) snprintf(err, errlen, "cannot write %s", path);
   return f;
 }

@@ -2,7 +2,9 @@
  * modes, fired roots ("0+;2-": root index and crossing direction), handler
  * action, the invariants before and after, and the model's event data.
  * Rows are written whole (line_file.h). */
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "line_file.h"
 #include "mbdae/problem.h"
@@ -76,7 +78,8 @@ static int events_finish(void *state, const mbdae_output_ctx *c, mbdae_run_resul
                          char *err, size_t errlen) {
   (void)res;
   if (mbdae_line_file_flush(state)) {
-    if (err && errlen) snprintf(err, errlen, "cannot write %s/events.csv", c->dir);
+    if (err && errlen)
+      snprintf(err, errlen, "cannot write %s/events.csv: %s", c->dir, strerror(errno));
     return MBDAE_ERR_IO;
   }
   return MBDAE_OK;

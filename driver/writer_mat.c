@@ -230,7 +230,7 @@ static void mat_close(void *state) {
 
 static int mat_sync(void *state, long long *length) {
   mat_state *m = state;
-  if (!m->spill && !(m->spill = fopen(m->part, "wb"))) return MBDAE_ERR_IO;
+  if (!m->spill && !(m->spill = mbdae_fopen_out(m->part, "wb"))) return MBDAE_ERR_IO;
   FILE *f = m->spill;
   size_t nc = (size_t)m->ncols, ne = (size_t)m->nevc;
   for (; m->spilled_rows < m->nrows; ++m->spilled_rows) {
@@ -302,7 +302,7 @@ static int mat_reopen(const mbdae_output_ctx *c, void **state, long long length,
                       size_t errlen) {
   mat_state *m = state_new(c);
   if (!m) return MBDAE_ERR_MEMORY;
-  FILE *f = length >= 0 ? fopen(m->part, "r+b") : NULL;
+  FILE *f = length >= 0 ? mbdae_fopen_out(m->part, "r+b") : NULL;
   unsigned char *buf = f ? malloc((size_t)length + 1) : NULL;
   int rc = !f ? MBDAE_ERR_IO : !buf ? MBDAE_ERR_MEMORY : MBDAE_OK;
   if (!rc && fread(buf, 1, (size_t)length, f) != (size_t)length) rc = MBDAE_ERR_IO;

@@ -17,6 +17,7 @@
 
 #include "gnuplot_run.h"
 #include "mbdae/status.h"
+#include "output_dir.h"
 #include "writer.h"
 #include "writer_events_columns.h"
 
@@ -149,7 +150,7 @@ static int write_long_table(const mbdae_output_ctx *c, const char *table, long r
   free(slot);
   snprintf(dat, datlen, "%s.dat", stem);
   snprintf(path, sizeof path, "%s/%s", c->dir, dat);
-  FILE *out = rc ? NULL : fopen(path, "w");
+  FILE *out = rc ? NULL : mbdae_fopen_out(path, "w");
   if (!out) rc = -1;
   for (int j = 0; !rc && j < nsel; ++j) {
     for (long i = 0; i < n; ++i)

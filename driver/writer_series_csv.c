@@ -4,7 +4,9 @@
  * post-event), so a time that repeats at an event is told apart and the
  * samples alone are a unique time index. Rows are written whole
  * (line_file.h). */
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "line_file.h"
 #include "mbdae/status.h"
@@ -43,7 +45,8 @@ static int series_finish(void *state, const mbdae_output_ctx *c, mbdae_run_resul
                          char *err, size_t errlen) {
   (void)res;
   if (mbdae_line_file_flush(state)) {
-    if (err && errlen) snprintf(err, errlen, "cannot write %s/series.csv", c->dir);
+    if (err && errlen)
+      snprintf(err, errlen, "cannot write %s/series.csv: %s", c->dir, strerror(errno));
     return MBDAE_ERR_IO;
   }
   return MBDAE_OK;

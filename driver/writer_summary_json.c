@@ -163,7 +163,7 @@ static int summary_finish(void *state, const mbdae_output_ctx *c, mbdae_run_resu
   }
   snprintf(tmp, n, "%s/.summary.json.tmp", c->dir);
   snprintf(fin, n, "%s/summary.json", c->dir);
-  FILE *f = fopen(tmp, "w");
+  FILE *f = mbdae_fopen_out(tmp, "w");
   if (!f) {
     if (err && errlen) snprintf(err, errlen, "cannot write %s", fin);
     free(tmp);

@@ -5,9 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "writer_vtk.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fnmatch.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,25 +30,11 @@ struct mbdae_vtk {
   mbdae_geometry g;   /* kept across frames for the provider's work */
 };
 
-/* Remove dir/<files matching pattern>. */
-static void remove_matching(const char *dir, const char *pattern) {
-  DIR *d = opendir(dir);
-  if (!d) return;
-  struct dirent *e;
-  char path[4400];
-  while ((e = readdir(d)) != NULL)
-    if (fnmatch(pattern, e->d_name, 0) == 0) {
-      snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-      remove(path);
-    }
-  closedir(d);
-}
-
 static void clear_vtk(const char *dir) {
   char path[4200];
   snprintf(path, sizeof path, "%s/vtk", dir);
-  remove_matching(path, "frame_*.vtp");
-  remove_matching(path, ".frame_*.vtp.tmp");
+  mbdae_remove_matching(path, "frame_*.vtp");
+  mbdae_remove_matching(path, ".frame_*.vtp.tmp");
   rmdir(path); /* only if now empty */
   snprintf(path, sizeof path, "%s/animation.pvd", dir);
   remove(path);
@@ -73,7 +57,7 @@ mbdae_vtk *mbdae_vtk_open(const char *kind, const char *dir, double min_dt, int 
   if (!geo || !(flags & (MBDAE_SCENE_VTK | MBDAE_SCENE_ANIMATION))) return NULL;
   char path[4096];
   snprintf(path, sizeof path, "%s/vtk", dir);
-  if ((flags & MBDAE_SCENE_VTK) && mkdir(path, 0777) != 0 && errno != EEXIST) {
+  if ((flags & MBDAE_SCENE_VTK) && mbdae_subdir_make(path)) {
     if (failed) *failed = 1;
     return NULL;
   }
@@ -216,7 +200,7 @@ static int write_vtp(const mbdae_vtk *v, const mbdae_geometry *g, double t) {
   char *slash = strrchr(path, '/');
   *slash = '\0';
   snprintf(tmp, n, "%s/.%s.tmp", path, slash + 1);
-  FILE *f = fopen(tmp, "w");
+  FILE *f = mbdae_fopen_out(tmp, "w");
   if (!f) {
     free(fin);
     free(tmp);
@@ -322,6 +306,13 @@ long mbdae_vtk_frames(const mbdae_vtk *v, const double **times) {
   return v ? v->nframes : 0;
 }
 
+static int frame_present(const mbdae_vtk *v, long pos) {
+  char path[4200];
+  struct stat st;
+  frame_path(path, sizeof path, v, pos);
+  return lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 int mbdae_vtk_restore(mbdae_vtk *v, const double *times, long n) {
   if (!v || n <= 0) return MBDAE_OK;
   if (n > v->cap) {
@@ -332,7 +323,10 @@ int mbdae_vtk_restore(mbdae_vtk *v, const double *times, long n) {
   }
   memcpy(v->times, times, (size_t)n * sizeof *times);
   v->nframes = n;
-  return MBDAE_OK;
+  /* vtk/ deleted: refused before anything changes. Only the first frame is
+   * sure to be there: the killed run may have thinned the others after its
+   * checkpoint (thin() keeps position 0); mbdae_vtk_close checks them all. */
+  return (v->flags & MBDAE_SCENE_VTK) && !frame_present(v, 0) ? MBDAE_ERR_NOT_FOUND : MBDAE_OK;
 }
 
 void mbdae_vtk_render(mbdae_vtk *v, const char *title, char *note, size_t notelen) {
@@ -352,13 +346,32 @@ int mbdae_vtk_close(mbdae_vtk **pv) {
   if (!pv || !*pv) return MBDAE_OK;
   mbdae_vtk *v = *pv;
   int rc = MBDAE_OK;
-  char path[4200];
-  snprintf(path, sizeof path, "%s/animation.pvd", v->dir);
-  FILE *f = (v->flags & MBDAE_SCENE_VTK) ? fopen(path, "w") : NULL;
+  /* written to a temporary and renamed: never a truncated pvd (disk full) */
+  size_t n = strlen(v->dir) + sizeof "/.animation.pvd.tmp";
+  char *tmp = NULL, *fin = NULL;
+  FILE *f = NULL;
+  if (v->flags & MBDAE_SCENE_VTK) {
+    tmp = malloc(n);
+    fin = malloc(n);
+    if (tmp && fin) {
+      snprintf(tmp, n, "%s/.animation.pvd.tmp", v->dir);
+      snprintf(fin, n, "%s/animation.pvd", v->dir);
+      f = mbdae_fopen_out(tmp, "w");
+    }
+  }
+  long missing = 0; /* never a pvd listing frames that are gone (vtk/ deleted) */
+  for (long i = 0; f && i < v->nframes && !missing; ++i)
+    if (!frame_present(v, i)) missing = i + 1;
   if (!(v->flags & MBDAE_SCENE_VTK)) {
     /* no index */
-  } else if (!f) {
-    rc = MBDAE_ERR_IO;
+  } else if (!f || missing) {
+    if (f) {
+      fclose(f);
+      remove(tmp);
+    }
+    rc = missing ? MBDAE_ERR_NOT_FOUND : MBDAE_ERR_IO;
+    free(tmp);
+    free(fin);
   } else {
     fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n"
                "  <Collection>\n");
@@ -366,7 +379,11 @@ int mbdae_vtk_close(mbdae_vtk **pv) {
       fprintf(f, "    <DataSet timestep=\"%.12g\" file=\"vtk/frame_%06ld.vtp\"/>\n", v->times[i],
               frame_number(v, i));
     fprintf(f, "  </Collection>\n</VTKFile>\n");
-    if (fclose(f) != 0) rc = MBDAE_ERR_IO;
+    int bad = ferror(f);
+    bad |= fclose(f) != 0;
+    int e = errno;
+    rc = mbdae_commit_file(tmp, fin, !bad, NULL, 0);
+    errno = e;
   }
   if (v->g.work && v->g.work_free) v->g.work_free(v->g.work);
   free(v->times);

@@ -36,7 +36,8 @@ void mbdae_vtk_clear(const char *dir);
 int mbdae_vtk_frame(mbdae_vtk *v, mbdae_model *model, double t, const double *y);
 /* Checkpoints: the frames written so far (count, and their times in *times). */
 long mbdae_vtk_frames(const mbdae_vtk *v, const double **times);
-/* Resume: go on after n frames written at these times. 0 or MBDAE_ERR_MEMORY. */
+/* Resume: go on after n frames written at these times. 0, MBDAE_ERR_MEMORY, or
+ * MBDAE_ERR_NOT_FOUND when one of their files is missing (vtk/ deleted). */
 int mbdae_vtk_restore(mbdae_vtk *v, const double *times, long n);
 /* With MBDAE_SCENE_ANIMATION: render the animation of the frames so far
  * (mbdae_animation_render). Never fails; note gets why nothing was drawn. */

@@ -72,12 +72,19 @@ int mbdae_model_state_save(const mbdae_model_kind *kind, const mbdae_model *mode
 int mbdae_model_state_load(const mbdae_model_kind *kind, mbdae_model *model, const void *buf,
                            size_t size) {
   if (!mbdae_model_state_supported(kind) || (size && !buf)) return MBDAE_ERR_ARGUMENT;
-  if (!kind->state_fields) return kind->state_load(model, buf, size);
-  /* a state of another size belongs to another model: refuse before any
-   * field is overwritten */
-  if (size != mbdae_model_state_size(kind, model)) return MBDAE_ERR_ARGUMENT;
-  static const unsigned char none = 0;
-  mbdae_state_cursor c = {.r = size ? buf : &none, .size = size};
-  kind->state_fields(model, &c);
-  return mbdae_state_done(&c);
+  int rc;
+  if (!kind->state_fields) {
+    rc = kind->state_load(model, buf, size);
+  } else {
+    /* a state of another size belongs to another model: refuse before any
+     * field is overwritten */
+    if (size != mbdae_model_state_size(kind, model)) return MBDAE_ERR_ARGUMENT;
+    static const unsigned char none = 0;
+    mbdae_state_cursor c = {.r = size ? buf : &none, .size = size};
+    kind->state_fields(model, &c);
+    rc = mbdae_state_done(&c);
+  }
+  /* trusted only past the checksum: the kind checks what it got */
+  if (rc == MBDAE_OK && kind->state_check) rc = kind->state_check(model);
+  return rc;
 }

@@ -1,5 +1,6 @@
 /* kind_table.c - small pieces every model kind's table uses: column tables,
  * outcomes, the build-failure report. */
+#include <math.h>
 #include <stdio.h>
 
 #include "mbdae/engine.h"
@@ -20,6 +21,12 @@ void mbdae_outcome_set(mbdae_outcome *o, const char *name, const char *unit,
   snprintf(o->unit, sizeof o->unit, "%s", unit);
   o->value = value;
   o->undefined = 0;
+}
+
+int mbdae_state_finite(const double *v, size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    if (!isfinite(v[i])) return 0;
+  return 1;
 }
 
 int mbdae_param_check_memory(mbdae_param_error *err, const char *key, double bytes,

@@ -341,8 +341,13 @@ static int handle_event(mbdae_engine *e, event_state *s, mbdae_stats *stats,
   stats->events++;
   /* events of earlier segments count too (mbdae_carry) */
   const long total = stats->events + (o->carry ? o->carry->events : 0);
-  if ((o->max_events > 0 && total > o->max_events) ||
-      event_rate_exceeded(s, o, total - 1, e->t)) {
+  if (o->max_events > 0 && total > o->max_events) {
+    snprintf(e->msg, sizeof e->msg,
+             "too many events: %ld events, more than max_events = %ld at t=%.12g in mode '%s'",
+             total, o->max_events, e->t, mbdae_engine_mode(e));
+    return MBDAE_ERR_EVENT_LIMIT;
+  }
+  if (event_rate_exceeded(s, o, total - 1, e->t)) {
     snprintf(e->msg, sizeof e->msg,
              "too many events: %ld events, more than %d within %.3g at t=%.12g "
              "in mode '%s' (Zeno accumulation or an event loop)",
@@ -500,6 +505,11 @@ int mbdae_run(mbdae_problem *p, const mbdae_options *o, double *y, double *yp,
   memcpy(e.y, y, (size_t)e.n * sizeof *y);
   if (p->form == MBDAE_FORM_DAE) memcpy(e.yp, yp, (size_t)e.n * sizeof *yp);
   mbdae_carry *carry = o->carry;
+  if (carry && carry->events < 0) { /* the Zeno ring is indexed by it */
+    rc = MBDAE_ERR_ARGUMENT;
+    snprintf(msg, msglen, "carried event count %ld is negative", carry->events);
+    goto done;
+  }
   if (carry && carry->masks && carry->nroots != p->nroots) {
     rc = MBDAE_ERR_ARGUMENT;
     snprintf(msg, msglen, "carried root masks for %d roots, the problem has %d",

@@ -6,13 +6,16 @@
  *    status ok); non-finite parameters giving inf/NaN outputs with status ok;
  *    the wheel's corner bounces that never decayed below a small zeno_velocity;
  *  - hangs and memory exhaustion: device files, oversized files, 100,000 keys,
- *    sizes and output loops from input, SIGTERM inside a long interval. */
+ *    sizes and output loops from input, SIGTERM inside a long interval;
+ *  - run directories: tampered checkpoints, a deleted vtk/, max_events. */
 #include "cli_run.h"
 
 #include <math.h>
 #include <time.h>
 
+#include "checkpoint.h"
 #include "json_check.h"
+#include "mbdae/status.h"
 #include "testutil.h"
 
 static const char *scenario(const char *name) {
@@ -216,6 +219,192 @@ static void test_interrupt_within_interval(void) {
   free(sum);
 }
 
+/* ---- run-directory integrity -------------------------------------------- */
+
+/* A run that fails at max_events keeps its last checkpoint. */
+static void failed_run_with_checkpoint(const char *dir, const char *scen, const char *every,
+                                       const char *max_events) {
+  char args[8192];
+  snprintf(args, sizeof args,
+           "run '%s' --checkpoint-every %s --set solver.max_events=%s --out o -q --no-plots",
+           scenario(scen), every, max_events);
+  CU_ASSERT_EQUAL(cli_run(dir, NULL, args), 1);
+  /* max_events reached: the message names it, not the Zeno window */
+  CU_ASSERT_PTR_NOT_NULL(strstr(cli_err, "more than max_events = "));
+}
+
+typedef void (*tamper_fn)(mbdae_checkpoint *cp);
+static void t_events(mbdae_checkpoint *cp) { cp->events = -1; }
+static void t_segment(mbdae_checkpoint *cp) { cp->segment = 1L << 62; }
+static void t_state(mbdae_checkpoint *cp) { memset(cp->model_state, 0xff, cp->model_size); }
+static void t_nan(mbdae_checkpoint *cp) { cp->y[0] = NAN; }
+static void t_mask(mbdae_checkpoint *cp) { if (cp->nroots) cp->masks[0].dir = 7; else cp->t = -1; }
+static void t_window(mbdae_checkpoint *cp) { cp->window[0] = INFINITY; }
+static void t_length(mbdae_checkpoint *cp) { cp->file_length[0] = -5; }
+static void t_time(mbdae_checkpoint *cp) { cp->t = 1e300; }
+
+/* Checkpoints edited with a recomputed checksum (read, changed, written
+ * back by the driver's own writer): heap overflows and SIGSEGV before
+ * (engine.c ring index, point_contact.c face, capture_model.c, run.c
+ * segment arithmetic); now refused with the reason, nothing changed. */
+static void test_tampered_checkpoints(void) {
+  static const struct { tamper_fn f; const char *want; } cases[] = {
+    {t_events, "impossible event"}, {t_segment, "segment"},
+    {t_state, "rejected the state"}, {t_nan, "non-finite state"}, {t_mask, "root mask"},
+    {t_window, "Zeno window"}, {t_length, "output file record"}, {t_time, "outside [t0"},
+  };
+  static const char *const scen[][3] = {{"capture_demo.yaml", "0.2", "40"},
+                                        {"ravine_case_6_3.yaml", "1", "5"},
+                                        {"ball.yaml", "1", "5"}};
+  for (int k = 0; k < 3; ++k) {
+    const char *dir = mbdae_test_tmpdir("rel-tamper");
+    failed_run_with_checkpoint(dir, scen[k][0], scen[k][1], scen[k][2]);
+    char out[4200];
+    snprintf(out, sizeof out, "%s/o", dir);
+    char *series0 = slurp(out, "series.csv");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(series0);
+    char keep[4300];
+    snprintf(keep, sizeof keep, "cp '%s/checkpoint.bin' '%s/keep.bin'", out, dir);
+    CU_ASSERT_EQUAL_FATAL(system(keep), 0);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+      if (cases[i].f == t_state && k == 2) continue; /* the ball's bytes: flags, checked below */
+      snprintf(keep, sizeof keep, "cp '%s/keep.bin' '%s/checkpoint.bin'", dir, out);
+      CU_ASSERT_EQUAL_FATAL(system(keep), 0);
+      mbdae_checkpoint cp;
+      char err[1024];
+      CU_ASSERT_EQUAL_FATAL(mbdae_checkpoint_read(out, &cp, err, sizeof err), MBDAE_OK);
+      cases[i].f(&cp);
+      CU_ASSERT_EQUAL_FATAL(mbdae_checkpoint_write(out, &cp, err, sizeof err), MBDAE_OK);
+      mbdae_checkpoint_free(&cp);
+      int rc = cli_run(dir, NULL, "resume o -q");
+      if (rc != 1 || !strstr(cli_err, cases[i].want))
+        printf("\n  %s, case %zu: exit %d: %s\n", scen[k][0], i, rc, cli_err);
+      CU_ASSERT_EQUAL(rc, 1);
+      CU_ASSERT_PTR_NOT_NULL(strstr(cli_err, cases[i].want));
+      char *series = slurp(out, "series.csv"); /* a failed resume changes nothing */
+      CU_ASSERT(series && !strcmp(series, series0));
+      free(series);
+    }
+    free(series0);
+  }
+}
+
+/* vtk/ deleted after the checkpoint: resuming listed frames that were gone
+ * (exit 0); now refused before anything is cut back */
+static void test_resume_without_vtk(void) {
+  const char *dir = mbdae_test_tmpdir("rel-vtk");
+  failed_run_with_checkpoint(dir, "capture_demo.yaml", "0.2", "40");
+  char cmd[8300];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s/o/vtk' && cp '%s/o/series.csv' '%s/before.csv'", dir,
+           dir, dir);
+  CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+  CU_ASSERT_EQUAL(cli_run(dir, NULL, "resume o -q"), 1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(cli_err, "frames the checkpoint lists are missing"));
+  snprintf(cmd, sizeof cmd, "cmp -s '%s/o/series.csv' '%s/before.csv' && test ! -e '%s/o/vtk'",
+           dir, dir, dir);
+  CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
+/* two writers into one directory interleaved series.csv (88 MB instead
+ * of 57, backward times) and both exited 0: the second is refused */
+static void test_second_writer_refused(void) {
+  const char *bin = getenv("MBDAE_BINARY");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(bin);
+  const char *dir = mbdae_test_tmpdir("rel-lock");
+  char cmd[16384];
+  snprintf(cmd, sizeof cmd,
+           "cd '%s' && ('%s' run '%s' --set solver.t_end=1 --set solver.dt_out=1e-3 "
+           "--set parameters.topology=chain --set parameters.chain_points=20000 --out o -q "
+           "--no-plots & p=$!; "
+           /* the lock file holds the pid while the first run owns the directory */
+           "for i in $(seq 600); do test -s o/.mbdae.lock && break; sleep 0.05; done; "
+           "'%s' run '%s' --out o -q --no-plots 2> second.txt; "
+           "echo $? > second_rc.txt; '%s' resume o 2>> second.txt; echo $? >> second_rc.txt; "
+           "kill -TERM $p; wait $p)", dir, bin, scenario("bola_event.yaml"), bin,
+           scenario("ball.yaml"), bin);
+  CU_ASSERT_EQUAL_FATAL(system(cmd) == -1, 0);
+  char *rc = slurp(dir, "second_rc.txt"), *err = slurp(dir, "second.txt");
+  CU_ASSERT(rc && !strcmp(rc, "1\n1\n"));
+  CU_ASSERT(err && strstr(err, "o is in use by another mbdae run or resume (pid "));
+  free(rc);
+  free(err);
+  char out[4200];
+  snprintf(out, sizeof out, "%s/o", dir);
+  char *sum = slurp(out, "summary.json"); /* the first run's, interrupted */
+  CU_ASSERT(sum && strstr(sum, "string_net") && strstr(sum, "\"status\": \"interrupted\""));
+  free(sum);
+}
+
+/* pre-planted symlinks were followed and their targets overwritten; a
+ * scenario's output.dir could point anywhere without --out */
+static void test_output_paths(void) {
+  const char *dir = mbdae_test_tmpdir("rel-paths");
+  char cmd[8300];
+  snprintf(cmd, sizeof cmd,
+           "cd '%s' && echo precious > target && mkdir o && ln -s ../target o/series.csv && "
+           "ln -s ../target o/events.csv && printf 'model: bouncing_ball\noutput:\n  dir: %s\n' "
+           "> abs.yaml && printf 'model: bouncing_ball\noutput:\n  dir: a/../../up\n' > up.yaml",
+           dir, dir);
+  CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+  char args[8192];
+  snprintf(args, sizeof args, "run '%s' --out o -q --no-plots", scenario("ball.yaml"));
+  CU_ASSERT_EQUAL(cli_run(dir, NULL, args), 1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(cli_err, "o/series.csv: a symbolic link (not followed)"));
+  char *t = slurp(dir, "target");
+  CU_ASSERT(t && !strcmp(t, "precious\n"));
+  free(t);
+  CU_ASSERT_EQUAL(cli_run(dir, NULL, "run abs.yaml -q --no-plots"), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(cli_err, "abs.yaml:3: key 'output.dir': must be a relative path"));
+  CU_ASSERT_EQUAL(cli_run(dir, NULL, "run up.yaml -q --no-plots"), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(cli_err, "up.yaml:3: key 'output.dir'"));
+  CU_ASSERT_EQUAL(cli_run(dir, NULL, "run up.yaml -q --no-plots --out mine"), 0);
+}
+
+/* non-UTF-8 text went raw into summary.json, which then was not JSON */
+static void test_non_utf8(void) {
+  const char *dir = mbdae_test_tmpdir("rel-utf8");
+  char args[8192];
+  snprintf(args, sizeof args, "run '%s' --set 'description=bad\xff\xfe' --out o -q --no-plots",
+           scenario("ball.yaml"));
+  CU_ASSERT_EQUAL(cli_run(dir, NULL, args), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(cli_err, "--set: not UTF-8 text (malformed byte 0xff"));
+  CU_ASSERT(!path_exists(dir, "o"));
+  char cmd[8300]; /* a file name that is not UTF-8: escaped as U+FFFD */
+  snprintf(cmd, sizeof cmd, "cp '%s' '%s/b\377all.yaml'", scenario("ball.yaml"), dir);
+  CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+  CU_ASSERT_EQUAL(cli_run(dir, NULL, "run 'b\377all.yaml' --out o -q --no-plots"), 0);
+  char out[4200];
+  snprintf(out, sizeof out, "%s/o", dir);
+  char *sum = slurp(out, "summary.json");
+  CU_ASSERT(sum && json_valid(sum) && strstr(sum, "b\\ufffdall.yaml"));
+  free(sum);
+}
+
+/* a file size limit (as a full disk): "cannot write FILE: errno", files of
+ * whole rows, summary.json saying so; was killed by SIGXFSZ / a 0-byte pvd
+ * and, with little space left, an empty message */
+static void test_file_size_limit(void) {
+  const char *dir = mbdae_test_tmpdir("rel-fsize");
+  char args[8192];
+  snprintf(args, sizeof args, "run '%s' --set solver.t_end=20 --out o -q --no-plots",
+           scenario("billiard_parabola_4p5.yaml"));
+  CU_ASSERT_EQUAL(cli_run(dir, "ulimit -f 16 &&", args), 1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(cli_err, "cannot write o/"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(cli_err, ": File too large"));
+  char out[4200];
+  snprintf(out, sizeof out, "%s/o", dir);
+  static const char *const files[] = {"series.csv", "events.csv"};
+  for (int i = 0; i < 2; ++i) {
+    char *t = slurp(out, files[i]);
+    CU_ASSERT(t && csv_check(t, csv_header_columns(t)) >= 0);
+    free(t);
+  }
+  char *sum = slurp(out, "summary.json");
+  CU_ASSERT(sum && json_valid(sum) && strstr(sum, "\"status_code\": \"MBDAE_ERR_IO\"") &&
+            strstr(sum, "File too large"));
+  free(sum);
+}
+
 int main(void) {
   static const mbdae_test tests[] = {
     {"ravine 6.3, v_rest 0.3 .. 1e-6: a rebound, never a fall through", test_ravine_small_v_rest},
@@ -225,6 +414,12 @@ int main(void) {
     {"100,000 keys: duplicate check in seconds", test_many_keys},
     {"sizes and loops bounded by input", test_sizes_and_loops},
     {"SIGTERM within a long output interval", test_interrupt_within_interval},
+    {"tampered checkpoints: refused, nothing changed", test_tampered_checkpoints},
+    {"resume after vtk/ was deleted: refused", test_resume_without_vtk},
+    {"a second writer into a run directory is refused", test_second_writer_refused},
+    {"planted symlinks, absolute and .. output.dir", test_output_paths},
+    {"non-UTF-8 --set values and file names", test_non_utf8},
+    {"a file size limit: errno named, whole rows", test_file_size_limit},
     {NULL, NULL},
   };
   return mbdae_test_main("reliability", tests);

@@ -220,7 +220,7 @@ static const mbdae_model_kind toy_kind = {
   "toy", "leaking tank refilled at a threshold (test-only kind)", sizeof(toy_params),
   toy_specs, (int)(sizeof toy_specs / sizeof toy_specs[0]), toy_check, toy_create,
   toy_destroy, toy_problem, toy_initial, toy_columns, toy_row, toy_event_columns,
-  toy_outcomes, toy_plots, 2, NULL, NULL, NULL, NULL};
+  toy_outcomes, toy_plots, 2, NULL, NULL, NULL, NULL, NULL};
 
 static const mbdae_model_kind *const toy_registry[] = {&toy_kind, NULL};
 

@@ -287,6 +287,13 @@ static void dpw_state_fields(mbdae_model *model, mbdae_state_cursor *c) {
   mbdae_state_io(c, &m->energy_lost, sizeof m->energy_lost);
 }
 
+/* A checkpoint is trusted only past its checksum: what it restores is checked. */
+static int dpw_state_check(const mbdae_model *model) {
+  const dpw_model *m = (const dpw_model *)model;
+  double v[2] = {m->energy0, m->energy_lost};
+  return m->impacts >= 0 && mbdae_state_finite(v, 2) ? MBDAE_OK : MBDAE_ERR_ARGUMENT;
+}
+
 const mbdae_model_kind double_pendulum_wall_kind = {
   .name = "double_pendulum_wall",
   .summary = "double pendulum whose lower bob bounces off a wall (a plug-in example)",
@@ -305,6 +312,7 @@ const mbdae_model_kind double_pendulum_wall_kind = {
   .plots = dpw_plots,
   .nplots = (int)(sizeof dpw_plots / sizeof dpw_plots[0]),
   .state_fields = dpw_state_fields, /* checkpoints: one field list */
+  .state_check = dpw_state_check,   /* ... and what a load restored, checked */
 };
 
 /* ---- the VTK scene (doc/paraview.md): points, vertex cells, lines ---- */

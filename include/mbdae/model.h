@@ -181,6 +181,13 @@ typedef struct mbdae_model_kind {
    * the size cannot drift from the fields. It must not change the model
    * when the cursor saves or counts. */
   void (*state_fields)(mbdae_model *model, mbdae_state_cursor *c);
+  /** After a load (either form): check what was restored - modes and flags
+   * in range, indices within the model's arrays, finite values - and return
+   * MBDAE_OK or MBDAE_ERR_ARGUMENT. A checkpoint is trusted only past its
+   * checksum, which anyone can recompute; an out-of-range face or feature
+   * index would otherwise index the model's arrays (may be NULL: nothing
+   * to check). */
+  int (*state_check)(const mbdae_model *model);
 } mbdae_model_kind;
 
 
@@ -230,6 +237,14 @@ MBDAE_EXPORT int mbdae_columns_copy(const mbdae_column *src, int n, mbdae_column
  * @param value its value */
 MBDAE_EXPORT void mbdae_outcome_set(mbdae_outcome *o, const char *name, const char *unit,
                                     double value);
+
+/** @brief For a kind's state_load: are all n values finite? A checkpoint is
+ *         trusted only past its checksum; every value it restores is checked
+ *         (doc/checkpoint.md, "Validation").
+ * @param v values
+ * @param n their number
+ * @return 1 when all are finite, else 0 */
+MBDAE_EXPORT int mbdae_state_finite(const double *v, size_t n);
 
 /** @brief Check a size taken from input against memory before allocating:
  *         bytes above half of mbdae_memory_available() fail.

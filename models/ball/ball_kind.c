@@ -138,6 +138,18 @@ static void kind_state_fields(mbdae_model *model, mbdae_state_cursor *c) {
   mbdae_state_io(c, &m->step_force, sizeof m->step_force);
 }
 
+static int state_valid(const ball_model *m) {
+  double t[3] = {m->rest_time, m->release_time, m->step_force};
+  return (m->mode == BALL_FLIGHT || m->mode == BALL_CONTACT) && m->impacts >= 0 &&
+         (m->step_contact == 0 || m->step_contact == 1) && mbdae_state_finite(t, 3);
+}
+
+/* A checkpoint is trusted only past its checksum: after a load, every mode,
+ * index and value is checked (doc/checkpoint.md, "Validation"). */
+static int kind_state_check(const mbdae_model *model) {
+  return state_valid((const ball_model *)model) ? MBDAE_OK : MBDAE_ERR_ARGUMENT;
+}
+
 const mbdae_model_kind mbdae_model_bouncing_ball = {
   .name = "bouncing_ball",
   .summary = "point mass bouncing on a plane: Newton restitution, Zeno rule, resting contact",
@@ -156,4 +168,5 @@ const mbdae_model_kind mbdae_model_bouncing_ball = {
   .plots = ball_plots,
   .nplots = (int)(sizeof ball_plots / sizeof ball_plots[0]),
   .state_fields = kind_state_fields,
+  .state_check = kind_state_check,
 };

@@ -343,6 +343,23 @@ static void kind_state_fields(mbdae_model *model, mbdae_state_cursor *c) {
   mbdae_state_io(c, &m->force_switches, sizeof m->force_switches);
 }
 
+static int state_valid(const capture_model *m) {
+  for (int k = 0; k < m->nc; ++k)
+    if ((m->active[k] != 0 && m->active[k] != 1) || m->forced[k] > 1) return 0;
+  for (int j = 0; j < m->np; ++j)  /* a face index reaches the polytope's arrays */
+    if (m->face[j] < 0 || m->face[j] >= m->body->nf) return 0;
+  return mbdae_state_finite(m->c_ref, (size_t)m->nc) &&
+         mbdae_state_finite(m->lambda, (size_t)m->nc) &&
+         mbdae_state_finite(m->ctrl_last, 3 * (size_t)m->np) && m->impacts >= 0 &&
+         m->releases >= 0 && m->face_switches >= 0 && m->force_switches >= 0;
+}
+
+/* A checkpoint is trusted only past its checksum: after a load, every mode,
+ * index and value is checked (doc/checkpoint.md, "Validation"). */
+static int kind_state_check(const mbdae_model *model) {
+  return state_valid((const capture_model *)model) ? MBDAE_OK : MBDAE_ERR_ARGUMENT;
+}
+
 const mbdae_model_kind mbdae_model_net_capture = {
   .name = "net_capture",
   .summary = "net of slack/taut strings capturing a tumbling convex polytope (capps 2021)",
@@ -361,4 +378,5 @@ const mbdae_model_kind mbdae_model_net_capture = {
   .plots = plots,
   .nplots = (int)(sizeof plots / sizeof plots[0]),
   .state_fields = kind_state_fields,
+  .state_check = kind_state_check,
 };

@@ -183,6 +183,17 @@ static void kind_state_fields(mbdae_model *model, mbdae_state_cursor *c) {
   mbdae_state_io(c, &m->energy0, sizeof m->energy0);
 }
 
+static int state_valid(const pendulum_model *m) {
+  double t[3] = {m->first_crossing, m->last_crossing, m->energy0};
+  return m->crossings >= 0 && mbdae_state_finite(t, 3);
+}
+
+/* A checkpoint is trusted only past its checksum: after a load, every mode,
+ * index and value is checked (doc/checkpoint.md, "Validation"). */
+static int kind_state_check(const mbdae_model *model) {
+  return state_valid((const pendulum_model *)model) ? MBDAE_OK : MBDAE_ERR_ARGUMENT;
+}
+
 const mbdae_model_kind mbdae_model_pendulum = {
   .name = "pendulum",
   .summary = "planar pendulum in Cartesian coordinates (index-3 DAE): GGL or Baumgarte",
@@ -201,4 +212,5 @@ const mbdae_model_kind mbdae_model_pendulum = {
   .plots = pend_plots,
   .nplots = (int)(sizeof pend_plots / sizeof pend_plots[0]),
   .state_fields = kind_state_fields,
+  .state_check = kind_state_check,
 };

@@ -714,6 +714,28 @@ static void kind_state_fields(mbdae_model *model, mbdae_state_cursor *c) {
   mbdae_state_io(c, &m->n_modes, sizeof m->n_modes);
 }
 
+static int state_valid(const ravine_model *m) {
+  const ravine_contact *c = &m->c;
+  if ((int)c->mode < (int)RAVINE_FLIGHT || (int)c->mode > (int)RAVINE_SLIDE || (c->vertex != 0 && c->vertex != 1))
+    return 0;
+  /* a plane is a segment, an edge an inner vertex (segments feature-1, feature) */
+  if (c->vertex ? (c->feature < 1 || c->feature >= m->T.nseg)
+                : (c->feature < 0 || c->feature >= m->T.nseg))
+    return 0;
+  double v[6] = {c->sref[0], c->sref[1], c->sref[2], m->t_cross, m->h_max, m->E0};
+  for (int k = 0; k < m->T.nseg; ++k)
+    if (!(m->bias[k] >= 0.0 && m->bias[k] < m->s.b)) return 0;
+  return mbdae_state_finite(v, 6) && (m->crossed == 0 || m->crossed == 1) &&
+         (m->rebound == 0 || m->rebound == 1) && (m->h_seen == 0 || m->h_seen == 1) &&
+         m->n_impacts >= 0 && m->n_stick >= 0 && m->n_slip >= 0 && m->n_modes >= 0;
+}
+
+/* A checkpoint is trusted only past its checksum: after a load, every mode,
+ * index and value is checked (doc/checkpoint.md, "Validation"). */
+static int kind_state_check(const mbdae_model *model) {
+  return state_valid((const ravine_model *)model) ? MBDAE_OK : MBDAE_ERR_ARGUMENT;
+}
+
 const mbdae_model_kind mbdae_model_ravine = {
   .name = "ravine",
   .summary = "sphere bouncing, sliding and rolling across a valley: Kane impacts with friction (hartl 2006)",
@@ -732,6 +754,7 @@ const mbdae_model_kind mbdae_model_ravine = {
   .plots = ravine_plots,
   .nplots = (int)(sizeof ravine_plots / sizeof ravine_plots[0]),
   .state_fields = kind_state_fields,
+  .state_check = kind_state_check,
 };
 
 /* The instance's terrain and sphere, for its geometry provider

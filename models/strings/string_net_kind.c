@@ -247,6 +247,25 @@ static void kind_state_fields(mbdae_model *model, mbdae_state_cursor *c) {
   }
 }
 
+static int state_valid(const snm_model *m) {
+  const sn_net *net = m->net;
+  for (int s = 0; s < net->ns; ++s)
+    if (net->taut[s] > 1 || net->forced[s] > 1) return 0;
+  double v[2] = {m->energy_lost, m->max_phi};
+  if (!mbdae_state_finite(net->root_ref, (size_t)net->ns) || !mbdae_state_finite(v, 2) ||
+      m->impacts < 0 || m->releases < 0 || m->activations < 0 || m->plastic < 0)
+    return 0;
+  return !m->event_capturing ||
+         (mbdae_state_finite(m->impulse_tension, (size_t)net->ns) && m->impulse_taut >= 0 &&
+          m->impulse_taut <= net->ns);
+}
+
+/* A checkpoint is trusted only past its checksum: after a load, every mode,
+ * index and value is checked (doc/checkpoint.md, "Validation"). */
+static int kind_state_check(const mbdae_model *model) {
+  return state_valid((const snm_model *)model) ? MBDAE_OK : MBDAE_ERR_ARGUMENT;
+}
+
 const mbdae_model_kind mbdae_model_string_net = {
   .name = "string_net",
   .summary = "point masses + strings that only pull: bola, chain, grid net, lists; "
@@ -266,4 +285,5 @@ const mbdae_model_kind mbdae_model_string_net = {
   .plots = snm_plots,
   .nplots = (int)(sizeof snm_plots / sizeof snm_plots[0]),
   .state_fields = kind_state_fields,
+  .state_check = kind_state_check,
 };

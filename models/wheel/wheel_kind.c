@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "wheel/wheel.h"
 #include "mbdae/status.h"
@@ -185,6 +186,23 @@ static void kind_state_fields(mbdae_model *model, mbdae_state_cursor *c) {
   mbdae_state_io(c, &m->max_post_vn, sizeof m->max_post_vn);
 }
 
+static int state_valid(const wheel_model *m) {
+  const wheel_mode *md = &m->mode;
+  for (int k = 0; k < WHEEL_NC; ++k)
+    if (md->state[k] < WHEEL_SEP || md->state[k] > WHEEL_SLIP_NEG) return 0;
+  double v[2] = {m->max_energy_gain, m->max_post_vn};
+  return md->curb_seg >= 0 && md->curb_seg <= WHEEL_SEG_IV && (md->locked == 0 || md->locked == 1) &&
+         mbdae_state_finite(md->z_locked, 2 * WHEEL_NC) && mbdae_state_finite(v, 2) &&
+         m->collisions >= 0 && m->transitions >= 0 && m->max_cases >= 0 &&
+         memchr(m->mode_name, '\0', sizeof m->mode_name) != NULL;
+}
+
+/* A checkpoint is trusted only past its checksum: after a load, every mode,
+ * index and value is checked (doc/checkpoint.md, "Validation"). */
+static int kind_state_check(const mbdae_model *model) {
+  return state_valid((const wheel_model *)model) ? MBDAE_OK : MBDAE_ERR_ARGUMENT;
+}
+
 const mbdae_model_kind mbdae_model_wheel = {
   .name = "wheel",
   .summary = "planar wheel at a curb: unilateral contacts, Coulomb friction, "
@@ -204,4 +222,5 @@ const mbdae_model_kind mbdae_model_wheel = {
   .plots = wheel_plots,
   .nplots = (int)(sizeof wheel_plots / sizeof wheel_plots[0]),
   .state_fields = kind_state_fields,
+  .state_check = kind_state_check,
 };
