@@ -163,6 +163,30 @@ static void test_registry_refuses_both_forms(void) {
   CU_ASSERT_PTR_NULL(mbdae_model_kind_find("fields_and_three"));
 }
 
+/* a checkpoint is trusted only past its checksum: the kind's state_check
+ * sees what a load restored, and its refusal is the load's */
+static int check_mode(const mbdae_model *model) {
+  const inst *m = (const inst *)model;
+  return m->mode >= 0 && m->count >= 0 ? MBDAE_OK : MBDAE_ERR_ARGUMENT;
+}
+
+static void test_state_check_after_load(void) {
+  mbdae_model_kind k = fields_kind();
+  k.state_check = check_mode;
+  double a_items[2], b_items[2];
+  inst a, b;
+  fill(&a, a_items, 2, 3.0);
+  fill(&b, b_items, 2, 4.0);
+  unsigned char buf[256];
+  size_t size = mbdae_model_state_size(&k, MODEL(&a));
+  CU_ASSERT_FATAL(size <= sizeof buf);
+  CU_ASSERT_EQUAL(mbdae_model_state_save(&k, MODEL(&a), buf, size), MBDAE_OK);
+  CU_ASSERT_EQUAL(mbdae_model_state_load(&k, MODEL(&b), buf, size), MBDAE_OK);
+  a.mode = -1; /* an edited checkpoint, checksum recomputed */
+  CU_ASSERT_EQUAL(mbdae_model_state_save(&k, MODEL(&a), buf, size), MBDAE_OK);
+  CU_ASSERT_EQUAL(mbdae_model_state_load(&k, MODEL(&b), buf, size), MBDAE_ERR_ARGUMENT);
+}
+
 static void test_every_shipped_kind_checkpoints(void) {
   int n = 0;
   for (int i = 0; mbdae_model_kinds[i]; ++i, ++n) {
@@ -170,6 +194,10 @@ static void test_every_shipped_kind_checkpoints(void) {
     if (!mbdae_model_state_supported(k)) printf("\n  %s cannot be checkpointed", k->name);
     CU_ASSERT(mbdae_model_state_supported(k));
     CU_ASSERT_PTR_NOT_NULL(k->state_fields); /* one field list each */
+    /* and a check of what a load restored (the rover keeps no fields) */
+    if (!k->state_check && strcmp(k->name, "rover") != 0)
+      printf("\n  %s does not check a loaded state", k->name);
+    CU_ASSERT(k->state_check || !strcmp(k->name, "rover"));
   }
   CU_ASSERT(n >= 8);
 }
@@ -182,6 +210,7 @@ int main(void) {
     {"three functions", test_three_functions},
     {"registry refuses both forms", test_registry_refuses_both_forms},
     {"no fields: zero bytes", test_no_fields},
+    {"state_check after a load", test_state_check_after_load},
     {"every shipped kind checkpoints", test_every_shipped_kind_checkpoints},
     {NULL, NULL}};
   return mbdae_test_main("state_fields", tests);

@@ -543,6 +543,17 @@ static void state_fields(struct mbdae_model *m, mbdae_state_cursor *c) {
   io(c, m->last_data, sizeof m->last_data);
 }
 
+/* A checkpoint is trusted only past its checksum: the collision count
+ * indexes the tail arrays, so it and the flags are checked after a load
+ * (doc/checkpoint.md, "Validation"); the tails and event data hold NaN by
+ * design (no previous collision). */
+static int state_check(const struct mbdae_model *m) {
+  double prev[2] = {m->t_prev, m->q2_prev};
+  int ok = m->n >= 0 && (m->have_prev == 0 || m->have_prev == 1) && m->sticks >= 0 &&
+           m->sticks <= m->n && (!m->have_prev || mbdae_state_finite(prev, 2));
+  return ok ? MBDAE_OK : MBDAE_ERR_ARGUMENT;
+}
+
 const mbdae_model_kind mbdae_model_billiard = {
   .name = "billiard",
   .summary = "rotating inelastic gravitational billiard in a driven parabola/wedge/hyperbola "
@@ -562,4 +573,5 @@ const mbdae_model_kind mbdae_model_billiard = {
   .plots = billiard_plots,
   .nplots = (int)(sizeof billiard_plots / sizeof billiard_plots[0]),
   .state_fields = state_fields,
+  .state_check = state_check,
 };

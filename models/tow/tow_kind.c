@@ -226,6 +226,16 @@ static void kind_state_fields(mbdae_model *model, mbdae_state_cursor *c) {
   mbdae_state_io(c, &m->t_last, sizeof m->t_last);
 }
 
+/* A checkpoint is trusted only past its checksum: what a load restored is
+ * checked (doc/checkpoint.md, "Validation"). */
+static int kind_state_check(const mbdae_model *model) {
+  const tow_model *m = (const tow_model *)model;
+  double v[4] = {m->max_ledger_rel, m->max_momentum_rel, m->max_tension, m->t_last};
+  int ok = mbdae_state_finite(v, 4) && m->max_ledger_rel >= 0.0 && m->max_momentum_rel >= 0.0 &&
+           m->max_tension >= 0.0 && m->slack_taut_switches >= 0 && m->last_taut >= 0;
+  return ok ? MBDAE_OK : MBDAE_ERR_ARGUMENT;
+}
+
 const mbdae_model_kind mbdae_model_tow = {
   .name = "tow",
   .summary = "chaser towing a captured polytope body through an elastic tether (energy ledger)",
@@ -243,4 +253,5 @@ const mbdae_model_kind mbdae_model_tow = {
   .plots = plots,
   .nplots = (int)(sizeof plots / sizeof plots[0]),
   .state_fields = kind_state_fields,
+  .state_check = kind_state_check,
 };
