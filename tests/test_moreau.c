@@ -339,13 +339,23 @@ static void test_cli_nonconvergence(void) {
              "  t_end: 0.05\n  dt_out: 0.01\n  nonsmooth_tol: 1.0e-17\nparameters:\n"
              "  topology: spinning_grid\n  grid_n: 5\n  grid_m: 5\n  length: 0.1\n");
   fclose(f);
-  int st = run_cli(dir, "");
+  int st = run_cli(dir, "2> stderr.txt"); /* output in seg/ */
   CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 1);
   char out[2100];
-  snprintf(out, sizeof out, "%s/one", dir);
+  snprintf(out, sizeof out, "%s/seg", dir);
   char *js = slurp(out, "summary.json"), *series = slurp(out, "series.csv");
+  char *err = slurp(dir, "stderr.txt"), *events = slurp(out, "events.csv");
   CU_ASSERT_PTR_NOT_NULL_FATAL(js);
   CU_ASSERT_PTR_NOT_NULL_FATAL(series);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(events);
+  /* one line on stderr: the failure with t, iterations, residual, where the output is */
+  CU_ASSERT(strchr(err, '\n') == err + strlen(err) - 1);
+  CU_ASSERT(strstr(err, "MBDAE_ERR_SOLVER") && strstr(err, "at t=0.001") &&
+            strstr(err, "iterations") && strstr(err, "residual") && strstr(err, "[output in seg]"));
+  CU_ASSERT(strncmp(events, "index,t [s]", 11) == 0); /* the events file has its header */
+  free(err);
+  free(events);
   CU_ASSERT(strstr(js, "\"status\": \"failed\"") != NULL);
   CU_ASSERT(strstr(js, "MBDAE_ERR_SOLVER") != NULL);
   CU_ASSERT(strstr(js, "at t=0.001") && strstr(js, "iterations") && strstr(js, "residual"));
