@@ -15,7 +15,8 @@
  *                      [--cpu-limit SEC] [--dt-out DT] [--ordering ORD]
  *                      [--mode event|baumgarte] [--switching located|state]
  *                      [--restart-step X] [--forces bilateral|unilateral]
- *                      [--progress]
+ *                      [--progress] [--theta X] [--release-held]
+ *                      [--dump-onestep DIR --dump-at T1,T2,...]
  *   METHOD: rk4 | cvode-adams | cvode-bdf | ida (IDA uses KLU) | moreau
  *   (event capturing, Moreau-Jean; doc/capture.md "Event capturing") |
  *   arkode (ESDIRK on the DAE form through its completion, KLU; doc/arkode.md).
@@ -44,6 +45,12 @@
  *   step (solver.restart_step; default 0, IDA's own estimate).
  *   --cpu-limit stops the run at the first output time (every DT, default
  *   0.05 s) after SEC CPU seconds; t_reached says how far it got.
+ *   --dump-onestep DIR --dump-at T1,T2,...: moreau only; the one-step
+ *   problems of the steps that start at T1, T2, ... (the state, index set,
+ *   Jacobian at the predicted end and warm start exactly as the backend
+ *   forms them) written as DIR/capture_N_T.txt in the format of
+ *   onestep_io.h, for benchmarks/siconos/bench_lcp_siconos (a 30 x 30
+ *   problem is about 1 MB of text: keep them out of the repository).
  * Prints one line: size, unknowns, method, tol, status, t_reached, CPU time
  * (user + system of the whole process, getrusage), wall time of the
  * solver, both per simulated second, steps, rhs/residual evaluations, root
@@ -61,6 +68,7 @@
 #include "capture/capture_internal.h"
 #include "capture/capture_mechanics.h"
 #include "mbdae/mbdae.h"
+#include "onestep_io.h"
 
 extern const mbdae_model_kind mbdae_model_net_capture;
 
@@ -69,6 +77,47 @@ static double cpu_seconds(void) {
   getrusage(RUSAGE_SELF, &ru);
   return ru.ru_utime.tv_sec + 1e-6 * ru.ru_utime.tv_usec + ru.ru_stime.tv_sec +
          1e-6 * ru.ru_stime.tv_usec;
+}
+
+/* --dump-onestep: the steps to write */
+#define MAX_DUMPS 32
+typedef struct dump_data {
+  const char *dir;
+  double at[MAX_DUMPS];
+  int nat, written, rc;
+  const mbdae_options *o;
+  const capture_model *m;
+  int n;
+} dump_data;
+
+/* After the step ending at t: write the problem of the step starting at t
+ * if t is a listed time (P0 = this step's impulses, the backend's warm start). */
+static int dump_step(const mbdae_step_record *r, void *ud) {
+  dump_data *d = ud;
+  for (int k = 0; k < d->nat; ++k) {
+    if (fabs(r->t - d->at[k]) > 0.5 * r->h) continue;
+    const capture_model *m = d->m;
+    double *P0 = malloc((size_t)(m->nc + 1) * sizeof *P0);
+    if (!P0) return -1;
+    for (int i = 0; i < m->nc; ++i) P0[i] = m->lambda[i] * r->h;
+    onestep os;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/capture_%d_%.4f.txt", d->dir, d->n, r->t);
+    d->rc = onestep_build(m->problem, d->o, r->t, r->h, r->y, P0, &os);
+    free(P0);
+    if (!d->rc) d->rc = onestep_write(path, &os);
+    if (d->rc) {
+      fprintf(stderr, "%s: could not be written (status %d)\n", path, d->rc);
+      return -1;
+    }
+    int in = 0;
+    for (int i = 0; i < os.nc; ++i) in += os.in_set[i];
+    fprintf(stderr, "%s: step [%g, %g], %d rows in the set of %d\n", path, os.t, os.t + os.h,
+            in, os.nc);
+    onestep_free(&os);
+    d->written++;
+  }
+  return d->written == d->nat ? 1 : 0; /* all written: stop the run */
 }
 
 typedef struct limit_data {
@@ -138,6 +187,8 @@ int main(int argc, char **argv) {
   double jac_reuse = -1.0;
   limit_data lim = {0.0, 0, 0, NULL};
   double dt_out = 0.05, restart_step = 0.0, theta = 0.5;
+  dump_data dump;
+  memset(&dump, 0, sizeof dump);
   int release_held = 0;
   for (int a = 5; a < argc; a += 2) {
     if (strcmp(argv[a], "--progress") == 0) { /* a flag: no value */
@@ -167,6 +218,18 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[a], "--table") == 0) table = argv[a + 1];
     else if (strcmp(argv[a], "--restart") == 0) restart = argv[a + 1];
     else if (strcmp(argv[a], "--jac-reuse") == 0) jac_reuse = atof(argv[a + 1]);
+    else if (strcmp(argv[a], "--dump-onestep") == 0) dump.dir = argv[a + 1];
+    else if (strcmp(argv[a], "--dump-at") == 0) {
+      char *s = argv[a + 1], *end = NULL;
+      while (*s && dump.nat < MAX_DUMPS) {
+        dump.at[dump.nat++] = strtod(s, &end);
+        if (end == s) {
+          fprintf(stderr, "--dump-at: not a list of times: %s\n", argv[a + 1]);
+          return 2;
+        }
+        s = *end == ',' ? end + 1 : end;
+      }
+    }
     else { fprintf(stderr, "unknown option %s\n", argv[a]); return 2; }
   }
   int n = atoi(argv[1]);
@@ -242,6 +305,14 @@ int main(int argc, char **argv) {
   o.window_length = 1e-12;
   o.observer = observer;
   o.observer_data = &lim;
+  if (dump.dir) {
+    if (o.method != MBDAE_METHOD_MOREAU || dump.nat == 0) {
+      fprintf(stderr, "--dump-onestep needs method moreau and --dump-at T1,T2,...\n");
+      return 2;
+    }
+    o.step_observer = dump_step;
+    o.step_data = &dump;
+  }
 
   mbdae_model *mk = NULL;
   mbdae_param_error err;
@@ -253,6 +324,9 @@ int main(int argc, char **argv) {
   }
   capture_model *m = (capture_model *)mk;
   lim.m = m;
+  dump.m = m;
+  dump.o = &o;
+  dump.n = n;
   mbdae_problem *pr = mbdae_model_net_capture.problem(mk);
   int nsz = mbdae_problem_size(pr);
   double *y = calloc((size_t)nsz, sizeof *y), *yp = calloc((size_t)nsz, sizeof *yp);
