@@ -5,6 +5,7 @@
 #   bash scripts/bootstrap.sh demo   # install and build what the demo needs (the command:
 #                                    # no tests, examples, MPI, clang), run the net capture
 #   bash scripts/bootstrap.sh test   # install, build, run every test (plain and ASan+UBSan)
+#   bash scripts/bootstrap.sh plan demo|test   # print what that mode installs and builds, do nothing
 #
 # Environment: BUILD_DIR (default build), JOBS (default nproc),
 # MBDAE_SKIP_SANITIZE=1 skips the sanitizer pass of `test`, MBDAE_SKIP_FUZZ=1
@@ -12,9 +13,11 @@
 set -euo pipefail
 
 mode=${1:-}
+plan=0
+if [ "$mode" = plan ]; then plan=1; mode=${2:-}; fi
 case "$mode" in
   demo|test|install|build) ;;
-  *) echo "usage: bash scripts/bootstrap.sh demo|test|install|build" >&2; exit 2 ;;
+  *) echo "usage: bash scripts/bootstrap.sh [plan] demo|test|install|build" >&2; exit 2 ;;
 esac
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -33,6 +36,23 @@ if [ "$mode" != demo ]; then
              python3-vtk9                        # VTK frames read back (python/tests/test_vtk.py)
              help2man                            # the installed man page (cmake/Docs.cmake)
              clang libclang-rt-14-dev)           # the libFuzzer run of `test`
+fi
+
+# the demo's build: the command only - no tests, examples or MPI (a separate
+# build directory, so a test build next to it is not reconfigured)
+demo_configure=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DMBDAE_TESTS=OFF -DMBDAE_MPI=OFF)
+demo_targets=(mbdae_cli)
+
+if [ $plan = 1 ]; then # tests/bootstrap_plan_test.sh reads this
+  echo "packages: ${packages[*]}"
+  if [ "$mode" = demo ]; then
+    echo "configure: ${demo_configure[*]}"
+    echo "targets: ${demo_targets[*]}"
+  else
+    echo "configure: -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMBDAE_WERROR=ON"
+    echo "targets: all"
+  fi
+  exit 0
 fi
 
 install_missing() {
@@ -74,11 +94,8 @@ install_missing
 [ "$mode" = install ] && exit 0
 
 if [ "$mode" = demo ]; then
-  # the command only: no tests, examples or MPI (a separate build directory,
-  # so a test build next to it is not reconfigured)
-  cmake -S "$root" -B "$build-demo" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMBDAE_TESTS=OFF \
-    -DMBDAE_MPI=OFF >/dev/null
-  cmake --build "$build-demo" -j "$jobs" --target mbdae_cli
+  cmake -S "$root" -B "$build-demo" "${demo_configure[@]}" >/dev/null
+  cmake --build "$build-demo" -j "$jobs" --target "${demo_targets[@]}"
   build="$build-demo"
 fi
 [ "$mode" = demo ] || configure_build "$build" -DMBDAE_WERROR=ON

@@ -43,6 +43,15 @@ def test_run_by_name_with_override():
         ev[np.isin(ev["label"], ["impact", "rest"])]
     assert len(hits) == n
     np.testing.assert_allclose(np.asarray(hits["t"]), ball_impact_times(0.5, n), rtol=1e-8)
+    # the invariant's columns carry the unit the model declares, one name each
+    units = dict(zip(r.event_columns, r.event_units))
+    assert units["energy_before"] == units["energy_after"] == "J"
+    assert len(set(r.event_columns)) == len(r.event_columns)
+    # at an impact on the ground (height 0) the energy is kinetic: e^2 of it stays
+    imp = ev[ev["label"] == "impact"]
+    assert len(imp) > 0
+    np.testing.assert_allclose(np.asarray(imp["energy_after"]),
+                               0.25 * np.asarray(imp["energy_before"]), rtol=1e-6)
 
 
 def test_series_row_kinds_make_time_unique():
