@@ -33,6 +33,8 @@ if [ "$mode" != demo ]; then
   packages+=(libcunit1-dev
              libopenmpi-dev openmpi-bin          # mbdae sweep under mpirun
              python3 python3-numpy python3-pytest # python/ (ctest python_mbdae), results_pages
+             python3-pandas                      # python/: DataFrames (tests skip without)
+             python3-matplotlib                  # python/examples/net_capture.py's figure
              python3-vtk9                        # VTK frames read back (python/tests/test_vtk.py)
              help2man                            # the installed man page (cmake/Docs.cmake)
              clang libclang-rt-14-dev)           # the libFuzzer run of `test`

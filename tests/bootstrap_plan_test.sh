@@ -4,6 +4,9 @@
 # suite's (CUnit, MPI, clang, pytest, VTK, help2man), and its configure line
 # (`bootstrap.sh plan demo`) configures without CUnit (pkg-config refuses it
 # here) and without MPI, with the command as a target and no test target.
+# And `bootstrap.sh test` installs what the suite uses on a fresh Debian: the
+# provider of every program a CMake file looks for and of every module the
+# Python code imports.
 # Registered with ctest as bootstrap_demo_plan (tests/CMakeLists.txt).
 set -u
 src=$1
@@ -29,6 +32,52 @@ for p in $demo_pkgs; do
   [[ $test_pkgs == *" $p "* ]] || fail "test lacks the demo's $p"
 done
 echo "ok   packages: demo ${demo_pkgs}"
+
+# every program the build or the tests look for (find_program) comes from a
+# Debian package `test` installs (bash is essential)
+declare -A provider=([gnuplot]=gnuplot-nox [help2man]=help2man [mpirun]=openmpi-bin
+                     [mpiexec]=openmpi-bin [python3]=python3 [bash]=bash)
+progs=$(cat "$src/CMakeLists.txt" "$src"/cmake/*.cmake "$src"/*/CMakeLists.txt 2>/dev/null |
+        sed -nE 's/.*find_program\( *[A-Za-z0-9_]+ +(NAMES +)?([a-z0-9_.+-]+).*/\2/p' | sort -u)
+for p in $progs; do
+  pkg=${provider[$p]:-}
+  if [ -z "$pkg" ]; then fail "program $p: no Debian package known to this test"
+  elif [ "$pkg" != bash ] && [[ $test_pkgs != *" $pkg "* ]]; then
+    fail "program $p: test does not install $pkg"
+  fi
+done
+echo "ok   programs:" $progs
+
+# every module the Python code imports (python/, scripts/*.py) is the
+# standard library, the package itself, or a Debian package `test` installs
+# (optional ones too: what the suite would skip without them runs in CI)
+declare -A debian=([numpy]=python3-numpy [pytest]=python3-pytest [pandas]=python3-pandas
+                   [vtk]=python3-vtk9 [matplotlib]=python3-matplotlib)
+py=/usr/bin/python3; [ -x $py ] || py=$(command -v python3)
+if [ -n "$py" ]; then
+  mods=$("$py" - "$src" <<'EOF'
+import pathlib, re, sys
+src = pathlib.Path(sys.argv[1])
+mods = set()
+for f in list(src.glob("python/**/*.py")) + list(src.glob("scripts/*.py")):
+    for line in f.read_text().splitlines():
+        m = re.match(r"\s*(?:import\s+(\w+)|from\s+(\w+)[\w.]*\s+import\b)", line)
+        if m:
+            mods.add(m.group(1) or m.group(2))
+        mods.update(re.findall(r"importorskip\(\s*[\"'](\w+)", line))
+print(" ".join(sorted(m for m in mods if m not in sys.stdlib_module_names and m != "mbdae")))
+EOF
+  ) || fail "could not list the Python imports"
+  for m in $mods; do
+    pkg=${debian[$m]:-}
+    if [ -z "$pkg" ]; then fail "python module $m: no Debian package known to this test"
+    elif [[ $test_pkgs != *" $pkg "* ]]; then fail "python module $m: test does not install $pkg"
+    fi
+  done
+  echo "ok   python modules: $mods"
+else
+  echo "skip python modules: no python3"
+fi
 
 # the demo's configure line, with a pkg-config that refuses CUnit
 read -r -a configure <<<"$(sed -n 's/^configure: //p' <<<"$demo")"
