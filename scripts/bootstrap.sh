@@ -110,6 +110,7 @@ if [ "$mode" = demo ]; then
   "$build/mbdae" run "$scenario" --out "$out" --set output.animation=true
   echo "bootstrap: demo results in $out (series.csv, events.csv, summary.json, *.png," \
        "animation.gif, animation/frame_*.png, vtk/ + animation.pvd for ParaView)"
+  echo "bootstrap: the command is $build/mbdae (try: $build/mbdae list)"
   exit 0
 fi
 
