@@ -17,6 +17,7 @@
 #include "param_schema.h"
 #include "scenario.h"
 #include "solver_schema.h"
+#include "sweep.h"
 
 static const char usage[] =
   "usage: mbdae list [--params MODEL | --solver | --markdown]\n"
@@ -72,7 +73,15 @@ static int cmp_str(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void list_dir(const char *dir) {
+/* The scenario files of dir, or (studies) the study files of dir/studies,
+ * each with what it runs and its description; a file that does not load
+ * is listed as INVALID with the reason. */
+static void list_dir(const char *dir, int studies) {
+  char sub[PATH_MAX + 16];
+  if (studies) {
+    snprintf(sub, sizeof sub, "%s/studies", dir);
+    dir = sub;
+  }
   DIR *d = opendir(dir);
   if (!d) return;
   char **names = NULL;
@@ -95,14 +104,29 @@ static void list_dir(const char *dir) {
     memcpy(names[n++], e->d_name, l + 1);
   }
   closedir(d);
-  printf("\nScenarios in %s:\n", dir);
+  if (studies && n == 0) {
+    free(names);
+    return;
+  }
+  printf(studies ? "\nStudies in %s (mbdae sweep NAME):\n" : "\nScenarios in %s:\n", dir);
   if (n == 0) printf("  (none)\n");
   qsort(names, n, sizeof *names, cmp_str);
   for (size_t i = 0; i < n; ++i) {
     char path[PATH_MAX + 256], err[1024];
     snprintf(path, sizeof path, "%s/%s", dir, names[i]);
     mbdae_scenario s;
-    if (mbdae_scenario_load(path, NULL, 0, &s, err, sizeof err) == 0) {
+    mbdae_sweep_study st;
+    if (studies) {
+      if (mbdae_sweep_study_load(path, &st, err, sizeof err) == 0) {
+        char d[128], runs[32];
+        one_line(st.description, d, sizeof d);
+        snprintf(runs, sizeof runs, "%ld runs", st.nruns);
+        printf("  %-36s %-14s %s\n", names[i], runs, d);
+        mbdae_sweep_study_free(&st);
+      } else {
+        printf("  %-36s %-14s INVALID: %s\n", names[i], "?", err);
+      }
+    } else if (mbdae_scenario_load(path, NULL, 0, &s, err, sizeof err) == 0) {
       char d[128];
       one_line(s.description, d, sizeof d);
       printf("  %-36s %-14s %s\n", names[i], s.kind->name, d);
@@ -183,12 +207,14 @@ int mbdae_cmd_list(int argc, char **argv) {
   }
   if (!nk) printf("  (none)\n");
   const char *shipped = mbdae_scenario_dir();
-  list_dir(shipped);
+  list_dir(shipped, 0);
+  list_dir(shipped, 1);
   if (!same_dir("scenarios", shipped)) {
     DIR *d = opendir("scenarios");
     if (d) {
       closedir(d);
-      list_dir("scenarios");
+      list_dir("scenarios", 0);
+      list_dir("scenarios", 1);
     }
   }
   return MBDAE_EXIT_OK;

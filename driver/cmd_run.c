@@ -150,7 +150,9 @@ int mbdae_cmd_run(int argc, char **argv) {
   path = mbdae_scenario_resolve(path, found, sizeof found); /* a bare shipped name */
   char *text = NULL;
   size_t text_len = 0;
-  int rc = mbdae_text_file_read(path, &text, &text_len, err, sizeof err);
+  int rc = mbdae_scenario_name_missing(path, "scenarios", err, sizeof err)
+               ? MBDAE_ERR_IO
+               : mbdae_text_file_read(path, &text, &text_len, err, sizeof err);
   if (!rc) rc = mbdae_scenario_load_string(NULL, path, text, sets, nset, &s, err, sizeof err);
   if (rc) {
     fprintf(stderr, "%s\n", err);

@@ -1,5 +1,6 @@
-/* scenario_dir.c - where the shipped scenarios are, and a scenario named by
- * its bare file name found there (`mbdae run ball.yaml` after install). */
+/* scenario_dir.c - where the shipped scenarios are, and a scenario or a
+ * study named by its bare file name found there (`mbdae run ball.yaml`,
+ * `mbdae sweep ravine_study_I` after install). */
 #define _GNU_SOURCE /* dladdr */
 #include <dirent.h>
 #include <dlfcn.h>
@@ -75,14 +76,33 @@ static int is_file(const char *path) {
   return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-const char *mbdae_scenario_resolve(const char *path, char *buf, size_t len) {
+/* path, or DIR/sub/path(.yaml) in the shipped scenarios' directory */
+static const char *resolve_in(const char *path, const char *sub, char *buf, size_t len) {
   if (!path || !*path || strchr(path, '/')) return path;
   if (is_file(path)) return path; /* here: it wins (a directory ball/ does not) */
   const char *dir = mbdae_scenario_dir();
   static const char *const suffix[] = {"", ".yaml"};
   for (int i = 0; i < 2; ++i) {
-    int w = snprintf(buf, len, "%s/%s%s", dir, path, suffix[i]);
+    int w = snprintf(buf, len, "%s/%s%s%s", dir, sub, path, suffix[i]);
     if (w > 0 && (size_t)w < len && is_file(buf)) return buf;
   }
   return path; /* not there either: the loader says it cannot open path */
+}
+
+const char *mbdae_scenario_resolve(const char *path, char *buf, size_t len) {
+  return resolve_in(path, "", buf, len);
+}
+
+const char *mbdae_study_resolve(const char *path, char *buf, size_t len) {
+  return resolve_in(path, "studies/", buf, len);
+}
+
+int mbdae_scenario_name_missing(const char *path, const char *what, char *err, size_t errlen) {
+  if (!path || strchr(path, '/') || access(path, F_OK) == 0) return 0;
+  if (err && errlen)
+    snprintf(err, errlen,
+             "%s: cannot open: no such file here, nor among the shipped %s in %s%s "
+             "(`mbdae list` shows them)",
+             path, what, mbdae_scenario_dir(), strcmp(what, "studies") ? "" : "/studies");
+  return 1;
 }

@@ -213,6 +213,7 @@ int mbdae_simulation_load(const char *path, const char *const *overrides, int n,
     return msg(err, errlen, MBDAE_ERR_ARGUMENT, "bad arguments to mbdae_simulation_load");
   char buf[4096];
   path = mbdae_scenario_resolve(path, buf, sizeof buf);
+  if (mbdae_scenario_name_missing(path, "scenarios", err, errlen)) return MBDAE_ERR_IO;
   /* the text itself is run and kept (checkpoints must not depend on the
    * file staying as it was); if it cannot be read, the loader says why */
   char *text = NULL;

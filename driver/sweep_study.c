@@ -10,6 +10,7 @@
 
 #include "mbdae/status.h"
 #include "sweep.h"
+#include "scenario_dir.h"
 #include "text_input.h"
 #include "yaml_tree.h"
 #include "yaml_value.h"
@@ -257,6 +258,11 @@ static int load_root(const char *path, const mbdae_ynode *root, mbdae_sweep_stud
 int mbdae_sweep_study_load(const char *path, mbdae_sweep_study *st, char *err,
                            size_t errlen) {
   memset(st, 0, sizeof *st);
+  /* a bare name: here, else a shipped study (`mbdae sweep ravine_study_I`);
+   * the base scenario is then relative to the file found */
+  char found[4096];
+  path = mbdae_study_resolve(path, found, sizeof found);
+  if (mbdae_scenario_name_missing(path, "studies", err, errlen)) return MBDAE_ERR_IO;
   st->path = dupstr(path);
   const char *b = strrchr(path, '/');
   st->stem = dupstr(b ? b + 1 : path);

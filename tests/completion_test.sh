@@ -62,6 +62,9 @@ expect "run options (from mbdae help run)" run -- :: --out --set --quiet --no-pl
 expect "sweep options" sweep --no :: --no-plots
 expect "resume options" resume -- :: --quiet
 expect "shipped scenario by name" run bal :: ball.yaml ball
+expect "shipped study by name" sweep ravine_study_c :: ravine_study_ci.yaml ravine_study_ci
+refuse "no study for run" run ravine_study_c :: ravine_study_ci.yaml ravine_study_ci
+refuse "no scenario for sweep" sweep bal :: ball.yaml ball
 expect "scenario files here" run m :: mine.yaml
 refuse "not a scenario file" run o :: other.txt
 expect "--set: solver keys" run ball.yaml --set solver.t_ :: solver.t_end=

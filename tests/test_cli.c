@@ -134,6 +134,8 @@ static void test_bad_scenarios_exit_2_write_nothing(void) {
   const char *dir = mbdae_test_tmpdir("cli-missing");
   CU_ASSERT_EQUAL(mbdae(dir, "", "run nonexistent.yaml"), 2);
   CU_ASSERT(strstr(err_text, "nonexistent.yaml: cannot open") == err_text);
+  /* a bare name: it says where else it looked */
+  CU_ASSERT_PTR_NOT_NULL(strstr(err_text, "nor among the shipped scenarios in "));
   CU_ASSERT(!path_exists(dir, "out"));
 }
 
@@ -274,7 +276,10 @@ static void test_list(void) {
   CU_ASSERT(strstr(out_text, "Model kinds:") != NULL);
   CU_ASSERT(strstr(out_text, "bouncing_ball") != NULL);
   CU_ASSERT(strstr(out_text, "Scenarios in ") != NULL);
-  CU_ASSERT(strstr(out_text, "INVALID") == NULL); /* every shipped scenario loads */
+  CU_ASSERT(strstr(out_text, "INVALID") == NULL); /* every shipped scenario and study loads */
+  CU_ASSERT(strstr(out_text, "/studies (mbdae sweep NAME):\n") != NULL);
+  CU_ASSERT(strstr(out_text, "  ravine_study_ci.yaml ") != NULL);
+  CU_ASSERT(strstr(out_text, " 20 runs ") != NULL); /* 2 b x 5 e x 2 speeds */
   CU_ASSERT_EQUAL(mbdae(dir, "", "list --params bouncing_ball"), 0);
   CU_ASSERT(strstr(out_text, "restitution") != NULL);
   CU_ASSERT(strstr(out_text, "[0, 1]") != NULL);

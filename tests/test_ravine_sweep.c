@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sweep.h"
 #include "testutil.h"
@@ -39,6 +40,34 @@ static void test_study_load(void) {
   mbdae_sweep_run_indices(&st, 13, idx); /* 13 = (1 * 5 + 1) * 2 + 1 */
   CU_ASSERT(idx[0] == 1 && idx[1] == 1 && idx[2] == 1);
   mbdae_sweep_study_free(&st);
+}
+
+/* A bare name is a file here, else a shipped study (MBDAE_SCENARIO_DIR's
+ * studies/, with or without .yaml; its base scenario relative to it); a
+ * name that is nowhere says where it was looked for. */
+static void test_study_by_name(void) {
+  char scen[4096], cwd[4096], err[512];
+  snprintf(scen, sizeof scen, "%s", mbdae_test_source_path("scenarios"));
+  CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(cwd, sizeof cwd));
+  CU_ASSERT_EQUAL_FATAL(chdir(mbdae_test_tmpdir("ravine_sweep_by_name")), 0);
+  setenv("MBDAE_SCENARIO_DIR", scen, 1);
+  const char *names[2] = {"ravine_study_ci", "ravine_study_ci.yaml"};
+  for (int i = 0; i < 2; ++i) {
+    mbdae_sweep_study st;
+    CU_ASSERT_EQUAL_FATAL(mbdae_sweep_study_load(names[i], &st, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(st.nruns, 20);
+    CU_ASSERT_STRING_EQUAL(st.stem, "ravine_study_ci");
+    CU_ASSERT_PTR_NOT_NULL(strstr(st.path, "/studies/ravine_study_ci.yaml"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(st.base_path, "ravine_shallow_valley.yaml"));
+    mbdae_sweep_study_free(&st);
+  }
+  mbdae_sweep_study st;
+  CU_ASSERT_NOT_EQUAL(mbdae_sweep_study_load("no_such_study", &st, err, sizeof err), 0);
+  CU_ASSERT(strstr(err, "no_such_study: cannot open") == err);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err, "shipped studies"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(err, "/studies"));
+  unsetenv("MBDAE_SCENARIO_DIR");
+  CU_ASSERT_EQUAL(chdir(cwd), 0);
 }
 
 static void test_bad_study(void) {
@@ -99,10 +128,17 @@ static void test_sweep_mpi_identical(void) {
   const char *bin = getenv("MBDAE_BINARY");
   CU_ASSERT_PTR_NOT_NULL_FATAL(bin);
   const char *study = mbdae_test_source_path("scenarios/studies/ravine_study_ci.yaml");
-  char d1[4096], d2[4096], cmd[12288];
+  char d1[4096], d2[4096], cmd[20480];
   snprintf(d1, sizeof d1, "%s", mbdae_test_tmpdir("ravine_sweep_1"));
   snprintf(d2, sizeof d2, "%s", mbdae_test_tmpdir("ravine_sweep_2"));
-  snprintf(cmd, sizeof cmd, "'%s' sweep '%s' --no-plots --out '%s' > /dev/null", bin, study, d1);
+  /* by its bare name from a directory without it (the shipped study) */
+  char here[4096], scen[4096];
+  snprintf(here, sizeof here, "%s", mbdae_test_tmpdir("ravine_sweep_cwd"));
+  snprintf(scen, sizeof scen, "%s", mbdae_test_source_path("scenarios"));
+  study = mbdae_test_source_path("scenarios/studies/ravine_study_ci.yaml"); /* same buffer */
+  snprintf(cmd, sizeof cmd,
+           "cd '%s' && MBDAE_SCENARIO_DIR='%s' '%s' sweep ravine_study_ci --no-plots --out '%s' "
+           "> /dev/null", here, scen, bin, d1);
   CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
   check_sets(d1);
   if (system("command -v mpirun > /dev/null 2>&1") != 0) {
@@ -131,6 +167,7 @@ static void test_sweep_mpi_identical(void) {
 int main(void) {
   static const mbdae_test tests[] = {
     {"study file: axes, sizes, run indices", test_study_load},
+    {"a study by its bare name: here, else shipped; nowhere: where it looked", test_study_by_name},
     {"malformed study names its key", test_bad_study},
     {"20-run sweep: sets recomputed, 1 rank = 2 ranks", test_sweep_mpi_identical},
     {NULL, NULL},

@@ -158,6 +158,15 @@ def test_sweep_from_dict():
     assert res.out is None  # a temporary directory, read and removed
 
 
+def test_names_of_shipped_studies_and_scenarios():
+    res = mbdae.sweep("ravine_study_ci", frame=False)  # scenarios/studies/ravine_study_ci.yaml
+    assert len(res.runs) == 20  # 2 widths x 5 restitutions x 2 speeds
+    with pytest.raises(FileNotFoundError, match="nor among the shipped studies"):
+        mbdae.sweep("no_such_study")
+    with pytest.raises(FileNotFoundError, match="nor among the shipped scenarios"):
+        mbdae.run("no_such_scenario")
+
+
 def test_plugin_kind():
     plugin = os.environ.get("MBDAE_TEST_PLUGIN")
     if not plugin:

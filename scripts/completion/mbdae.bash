@@ -15,9 +15,12 @@ _mbdae_options() { # mbdae-path [command]
     sed -E 's/^[][ ,]//' | sort -u
 }
 
-# the shipped scenarios' file names and stems, from `mbdae list`
-_mbdae_scenarios() { # mbdae-path
-  "$1" list 2>/dev/null | awk '/^  [^ ]+\.yaml( |$)/ { print $1; sub(/\.yaml$/, "", $1); print $1 }'
+# the shipped scenarios' (or studies') file names and stems, from the
+# "Scenarios in DIR:" (or "Studies in DIR/studies ...:") part of `mbdae list`
+_mbdae_scenarios() { # mbdae-path [Scenarios|Studies]
+  "$1" list 2>/dev/null | awk -v head="^${2:-Scenarios} in " '
+    $0 ~ head { on = 1; next } /^[^ ]/ { on = 0 }
+    on && /^  [^ ]+\.yaml( |$)/ { print $1; sub(/\.yaml$/, "", $1); print $1 }'
 }
 
 # --set keys: solver.* and output.* and, when the scenario names its model,
@@ -92,8 +95,10 @@ _mbdae() {
     run|sweep)
       if [[ -z $scenario ]]; then
         COMPREPLY=($(compgen -f -X '!*.yaml' -- "$cur") $(compgen -d -S / -- "$cur"))
-        [[ $cmd == run && $cur != */* ]] &&
-          COMPREPLY+=($(compgen -W "$(_mbdae_scenarios "$mbdae")" -- "$cur"))
+        if [[ $cur != */* ]]; then
+          local what=Scenarios; [[ $cmd == sweep ]] && what=Studies
+          COMPREPLY+=($(compgen -W "$(_mbdae_scenarios "$mbdae" $what)" -- "$cur"))
+        fi
         _mbdae_nospace_if_open
       fi ;;
     resume)
