@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fnv1a.h"
 #include "mbdae/status.h"
 
 static const char magic[8] = {'M', 'B', 'D', 'A', 'E', 'C', 'K', '\n'};
@@ -168,12 +169,7 @@ static void walk(ck_io *io, mbdae_checkpoint *cp) {
 }
 
 static uint64_t fnv1a(const unsigned char *p, size_t n) {
-  uint64_t h = 1469598103934665603ULL;
-  for (size_t i = 0; i < n; ++i) {
-    h ^= p[i];
-    h *= 1099511628211ULL;
-  }
-  return h;
+  return mbdae_fnv1a(MBDAE_FNV1A_SEED, p, n);
 }
 
 static char *join(const char *dir, const char *name) {

@@ -35,7 +35,8 @@ static int open_at(mbdae_line_file *lf, const char *dir, const char *name, long 
   }
   snprintf(path, n, "%s/%s", dir, name);
   /* never through a planted symbolic link (mbdae_fopen_out) */
-  lf->f = mbdae_fopen_out(path, length >= 0 ? "a" : "w");
+  /* readable: a failed write is cut back to its last whole row (pread) */
+  lf->f = mbdae_fopen_out(path, length >= 0 ? "a+" : "w+");
   if (!lf->f) {
     if (err && errlen)
       snprintf(err, errlen, "cannot %s %s: %s", length >= 0 ? "resume" : "write", path,

@@ -52,15 +52,17 @@ int mbdae_mkdir_p(const char *dir, char *err, size_t errlen) {
 }
 
 FILE *mbdae_fopen_out(const char *path, const char *mode) {
-  int flags = O_NOFOLLOW | O_CLOEXEC;
-  if (mode[0] == 'w') flags |= O_WRONLY | O_CREAT | O_TRUNC;
-  else if (mode[0] == 'a') flags |= O_WRONLY | O_CREAT | O_APPEND;
-  else if (mode[0] == 'r' && strchr(mode, '+')) flags |= O_RDWR;
-  else flags |= O_RDONLY;
+  /* O_NONBLOCK: a planted FIFO must not block the open (it is refused below) */
+  int flags = O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK;
+  int rw = strchr(mode, '+') != NULL; /* read back too (cutting a torn row) */
+  if (mode[0] == 'w') flags |= (rw ? O_RDWR : O_WRONLY) | O_CREAT | O_TRUNC;
+  else if (mode[0] == 'a') flags |= (rw ? O_RDWR : O_WRONLY) | O_CREAT | O_APPEND;
+  else flags |= rw ? O_RDWR : O_RDONLY;
   int fd = open(path, flags, 0666);
   if (fd < 0) return NULL;
   struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) { /* a planted FIFO or device */
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+      fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) { /* a FIFO or device */
     close(fd);
     errno = EINVAL;
     return NULL;
@@ -121,7 +123,7 @@ int mbdae_dir_lock(const char *dir, int *fd, char *err, size_t errlen) {
     pid[strcspn(pid, "\n")] = '\0';
     if (err && errlen) {
       if (e == EWOULDBLOCK)
-        snprintf(err, errlen, "%s is in use by another mbdae run or resume%s%s%s: refused, "
+        snprintf(err, errlen, "%s is in use by another mbdae run, resume or sweep%s%s%s: refused, "
                  "nothing changed", dir, pid[0] ? " (pid " : "", pid, pid[0] ? ")" : "");
       else
         snprintf(err, errlen, "cannot lock %s: %s", path, strerror(e));

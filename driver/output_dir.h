@@ -10,8 +10,9 @@ int mbdae_mkdir_p(const char *dir, char *err, size_t errlen);
 
 /* fopen for the files of a run: the last component is never followed if it
  * is a symbolic link (O_NOFOLLOW: a pre-planted series.csv -> elsewhere is
- * refused with ELOOP, not overwritten) and must be a regular file. Modes
- * "w", "wb", "a", "r+b", "r". NULL with errno set on failure. */
+ * refused with ELOOP, not overwritten) and must be a regular file (a FIFO
+ * is refused without blocking). Modes "w", "wb", "a", "r", with "+" also
+ * readable ("w+", "a+", "r+b"). NULL with errno set on failure. */
 FILE *mbdae_fopen_out(const char *path, const char *mode);
 
 /* A subdirectory of a run's directory (vtk/, animation/): created if absent,
@@ -28,7 +29,7 @@ void mbdae_remove_matching(const char *dir, const char *pattern);
  * DIR/.mbdae.lock, which holds the owner's pid while it runs; the (empty)
  * file stays after the run (removing it would let a third process lock a new file while a
  * second still holds the old one). 0 with *fd the lock, or MBDAE_ERR_IO and
- * "DIR is in use by another mbdae run or resume (pid N): refused, nothing
+ * "DIR is in use by another mbdae run, resume or sweep (pid N): refused, nothing
  * changed". Released by mbdae_dir_unlock or the process's exit. */
 #define MBDAE_LOCK_FILE ".mbdae.lock"
 int mbdae_dir_lock(const char *dir, int *fd, char *err, size_t errlen);

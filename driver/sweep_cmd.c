@@ -12,29 +12,36 @@
 #endif
 
 #include "cli.h"
+#include "interrupt.h"
 #include "mbdae/status.h"
 #include "output_dir.h"
 #include "sweep.h"
 
 static const char sweep_usage[] =
-  "usage: mbdae sweep STUDY [--no-plots] [--out DIR] [--plugin FILE]...\n"
+  "usage: mbdae sweep STUDY [--resume] [--no-plots] [--out DIR] [--plugin FILE]...\n"
   "\n"
   "Run a parameter study (sweep.md): every combination of the varied keys\n"
   "of the study's base scenario, statistics per design set, critical values,\n"
   "plots. Under `mpirun -np N` (MPI build) the runs are split over N ranks and\n"
-  "gathered; the files are identical for any N. --plugin FILE loads model\n"
-  "kinds from a shared object first (first-model-kind.md). A STUDY that is\n"
-  "not a file here and has no '/' is looked up among the shipped studies\n"
-  "(`ravine_study_I.yaml` or `ravine_study_I`; `mbdae list` shows the\n"
-  "directory, studies/ in it).\n"
+  "gathered; the files are identical for any N. Each finished run is written\n"
+  "at once to DIR/journal/: a sweep killed (or one of its ranks) or stopped by\n"
+  "Ctrl-C goes on with --resume, on any number of ranks, running only the\n"
+  "runs not yet journaled. --plugin FILE loads model kinds from a shared\n"
+  "object first (first-model-kind.md). A STUDY that is not a file here and\n"
+  "has no '/' is looked up among the shipped studies (`ravine_study_I.yaml`\n"
+  "or `ravine_study_I`; `mbdae list` shows the directory, studies/ in it).\n"
   "\n"
+  "  --resume        go on from DIR/journal (same study, same base scenario)\n"
   "  --out DIR       output directory (default: output.dir of the study, else\n"
   "                  out/<study file stem>)\n"
   "  --no-plots      do not render PNG plots\n"
   "  --plugin FILE   load model kinds from a shared object first (repeatable)\n"
   "  -h, --help      this help\n"
   "\n"
-  "Exit codes: 0 ok, 1 a run or the study failed, 2 bad study or usage.\n";
+  "Exit codes: 0 ok, 1 the study failed (the directory in use, a journal of\n"
+  "another study, a file not written), 2 bad study or usage, 130/143\n"
+  "interrupted (SIGINT/SIGTERM: the journal keeps the finished runs).\n"
+  "Runs that fail are recorded in runs.csv and do not fail the sweep.\n";
 
 static double wall_now(void) {
   struct timespec ts;
@@ -48,8 +55,16 @@ static int under_mpirun(void) {
 }
 
 #ifdef MBDAE_HAVE_MPI
-/* mbdae_sweep_gather_fn over MPI_COMM_WORLD. */
-static int mpi_gather(const double *mine, long n, int width, double **all, long nruns,
+/* mbdae_sweep_comm over MPI_COMM_WORLD: the worst status of all ranks. */
+static int mpi_agree(int status, void *data) {
+  (void)data;
+  int worst = status;
+  MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return worst;
+}
+
+/* mbdae_sweep_comm over MPI_COMM_WORLD: the records of every rank to rank 0. */
+static int mpi_gather(const double *mine, long n, int width, double **all, long *nall,
                       void *data) {
   int rank, nranks;
   (void)data;
@@ -58,17 +73,21 @@ static int mpi_gather(const double *mine, long n, int width, double **all, long 
   int count = (int)(n * width);
   int *counts = NULL, *displs = NULL;
   *all = NULL;
+  *nall = 0;
   if (rank == 0) {
     counts = malloc((size_t)nranks * sizeof *counts);
     displs = malloc((size_t)nranks * sizeof *displs);
-    *all = malloc((size_t)nruns * (size_t)width * sizeof(double));
-    /* rank 0 cannot receive: nothing can be gathered, end every rank */
-    if (!counts || !displs || !*all) MPI_Abort(MPI_COMM_WORLD, 1);
+    /* rank 0 cannot receive: nothing can be gathered, end every rank (the
+     * journal keeps the runs: --resume) */
+    if (!counts || !displs) MPI_Abort(MPI_COMM_WORLD, 1);
   }
   MPI_Gather(&count, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  int off = 0;
   if (rank == 0) {
-    int off = 0;
     for (int r = 0; r < nranks; ++r) { displs[r] = off; off += counts[r]; }
+    *all = malloc((size_t)(off > 0 ? off : 1) * sizeof(double));
+    if (!*all) MPI_Abort(MPI_COMM_WORLD, 1);
+    *nall = off / width;
   }
   MPI_Gatherv(mine, count, MPI_DOUBLE, *all, counts, displs, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   free(counts);
@@ -79,13 +98,15 @@ static int mpi_gather(const double *mine, long n, int width, double **all, long 
 
 int mbdae_cmd_sweep(int argc, char **argv) {
   const char *path = NULL, *out = NULL;
-  int plots = 1;
+  int plots = 1, resume = 0;
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
       fputs(sweep_usage, stdout);
       return MBDAE_EXIT_OK;
     } else if (!strcmp(argv[i], "--no-plots")) {
       plots = 0;
+    } else if (!strcmp(argv[i], "--resume")) {
+      resume = 1;
     } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
       out = argv[++i];
     } else if (argv[i][0] == '-' || path) {
@@ -116,7 +137,6 @@ int mbdae_cmd_sweep(int argc, char **argv) {
   mbdae_sweep_study st;
   mbdae_scenario work;
   memset(&work, 0, sizeof work);
-  mbdae_sweep_record *recs = NULL;
   int rc = mbdae_sweep_study_load(path, &st, err, sizeof err);
   if (rc) {
     if (rank == 0) fprintf(stderr, "mbdae sweep: %s\n", err);
@@ -144,35 +164,44 @@ int mbdae_cmd_sweep(int argc, char **argv) {
     mbdae_sweep_study_free(&st);
     goto finish;
   }
-  recs = calloc((size_t)st.nruns, sizeof *recs);
-  if (!recs) {
-    fprintf(stderr, "mbdae sweep: out of memory for %ld records\n", st.nruns);
+  if (mbdae_interrupt_install() != 0) {
+    fprintf(stderr, "mbdae sweep: cannot install the signal handlers\n");
     code = MBDAE_EXIT_FAILURE;
   } else {
     double t0 = wall_now();
-    mbdae_sweep_gather_fn gather = NULL;
+    mbdae_sweep_comm comm = {.rank = rank, .nranks = nranks};
 #ifdef MBDAE_HAVE_MPI
-    if (nranks > 1) gather = mpi_gather;
+    if (mpi) {
+      comm.agree = mpi_agree;
+      comm.gather = mpi_gather;
+    }
 #endif
-    rc = mbdae_sweep_execute(&st, &work, rank, nranks, recs, gather, NULL);
+    mbdae_sweep_tally tally;
+    rc = mbdae_sweep_perform(&st, &work, &comm, resume, plots, &mbdae_interrupt_signal, &tally,
+                             err, sizeof err);
     double dt = wall_now() - t0;
-    if (rc) {
-      fprintf(stderr, "mbdae sweep: %s\n", mbdae_status_message(rc));
+    if (tally.journal_errno)
+      fprintf(stderr, "mbdae sweep: rank %d: cannot write its journal (%s): its later runs "
+              "would run again on --resume\n", rank, strerror(tally.journal_errno));
+    if (rc == MBDAE_STOPPED) {
+      if (rank == 0)
+        fprintf(stderr, "mbdae sweep: %s; continue with `mbdae sweep %s%s%s --resume`\n", err,
+                path, out ? " --out " : "", out ? out : "");
+      code = mbdae_interrupt_signal ? mbdae_interrupt_exit_code() : MBDAE_EXIT_FAILURE;
+    } else if (rc) {
+      char who[32] = "";
+      if (nranks > 1) snprintf(who, sizeof who, "rank %d: ", rank);
+      if (err[0]) fprintf(stderr, "mbdae sweep: %s%s\n", who, err);
+      else if (rank == 0)
+        fprintf(stderr, "mbdae sweep: another rank failed (its message says why)\n");
       code = MBDAE_EXIT_FAILURE;
     } else if (rank == 0) {
-      long failed = 0;
-      for (long i = 0; i < st.nruns; ++i) failed += recs[i].status < 0;
-      rc = mbdae_sweep_write(&st, recs, plots, err, sizeof err);
-      if (rc) {
-        fprintf(stderr, "mbdae sweep: %s\n", err);
-        code = MBDAE_EXIT_FAILURE;
-      }
-      printf("%s: %ld runs (%ld failed) on %d rank%s in %.3f s (%.1f runs/s) -> %s\n", st.stem,
-             st.nruns, failed, nranks, nranks > 1 ? "s" : "", dt,
-             dt > 0 ? (double)st.nruns / dt : 0.0, st.out_dir);
+      printf("%s: %ld runs (%ld failed", st.stem, st.nruns, tally.failed);
+      if (resume) printf(", %ld from the journal", tally.journaled);
+      printf(") on %d rank%s in %.3f s (%.1f runs/s) -> %s\n", nranks, nranks > 1 ? "s" : "",
+             dt, dt > 0 ? (double)tally.ran / dt : 0.0, st.out_dir);
     }
   }
-  free(recs);
   mbdae_scenario_free(&work);
   mbdae_sweep_study_free(&st);
 finish:

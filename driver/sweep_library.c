@@ -1,5 +1,6 @@
 /* sweep_library.c - a parameter study run in this process and written
- * (mbdae_sweep_study_run, mbdae/simulation.h): `mbdae sweep` without MPI. */
+ * (mbdae_sweep_study_run, mbdae/simulation.h): `mbdae sweep [--resume]`
+ * without MPI. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,16 +39,11 @@ int mbdae_sweep_study_run(const char *path, const char *out_dir, int flags, char
     mbdae_sweep_study_free(&st);
     return rc;
   }
-  mbdae_sweep_record *recs = calloc((size_t)st.nruns, sizeof *recs);
-  if (!recs) {
-    rc = MBDAE_ERR_MEMORY;
-    if (err && errlen) snprintf(err, errlen, "out of memory for %ld records", st.nruns);
-  } else {
-    rc = mbdae_sweep_execute(&st, &work, 0, 1, recs, NULL, NULL);
-    if (rc && err && errlen) snprintf(err, errlen, "%s", mbdae_status_message(rc));
-    if (!rc) rc = mbdae_sweep_write(&st, recs, !(flags & MBDAE_SIM_NO_PLOTS), err, errlen);
-  }
-  free(recs);
+  mbdae_sweep_tally tally;
+  char msg[1024];
+  rc = mbdae_sweep_perform(&st, &work, NULL, (flags & MBDAE_SIM_RESUME) != 0,
+                           !(flags & MBDAE_SIM_NO_PLOTS), NULL, &tally, msg, sizeof msg);
+  if (rc && err && errlen) snprintf(err, errlen, "%s", msg[0] ? msg : mbdae_status_message(rc));
   mbdae_scenario_free(&work);
   mbdae_sweep_study_free(&st);
   return rc;

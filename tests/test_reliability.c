@@ -325,7 +325,7 @@ static void test_second_writer_refused(void) {
   CU_ASSERT_EQUAL_FATAL(system(cmd) == -1, 0);
   char *rc = slurp(dir, "second_rc.txt"), *err = slurp(dir, "second.txt");
   CU_ASSERT(rc && !strcmp(rc, "1\n1\n"));
-  CU_ASSERT(err && strstr(err, "o is in use by another mbdae run or resume (pid "));
+  CU_ASSERT(err && strstr(err, "o is in use by another mbdae run, resume or sweep (pid "));
   free(rc);
   free(err);
   char out[4200];

@@ -42,6 +42,7 @@ typedef struct mbdae_simulation mbdae_simulation;
 #define MBDAE_SIM_PROGRESS 2 /**< draw a progress bar on stderr (when it is a terminal) */
 #define MBDAE_SIM_KEEP 4     /**< keep the series and the events in memory */
 #define MBDAE_SIM_NOTES 8    /**< print notes ("gnuplot not found") on stderr */
+#define MBDAE_SIM_RESUME 16  /**< mbdae_sweep_study_run: go on from the study's journal */
 
 /** What a series row is (mbdae_simulation_series_kinds(), the row_kind
  *  column of series.csv). */
@@ -201,12 +202,15 @@ MBDAE_EXPORT const char *mbdae_simulation_event_text(const mbdae_simulation *sim
  * @param path    the study file (its base scenario is relative to it)
  * @param out_dir where runs.csv, sets.csv, critical.csv and the plots go;
  *                NULL: the study's output.dir, else out/<study stem>
- * @param flags   MBDAE_SIM_NO_PLOTS or 0
+ * @param flags   MBDAE_SIM_NO_PLOTS, MBDAE_SIM_RESUME (run only the runs the
+ *                journal in out_dir/journal does not hold: a sweep that was
+ *                killed goes on), or 0 (a new sweep: the journal is cleared)
  * @param err     (may be NULL) the one-line reason of a failure
  * @param errlen  size of err
  * @return MBDAE_OK (single runs may still have failed: runs.csv says which),
  *         MBDAE_ERR_SCENARIO (the study or its base scenario is bad),
- *         MBDAE_ERR_IO, MBDAE_ERR_MEMORY */
+ *         MBDAE_ERR_IO (out_dir in use by another sweep or run, a journal of
+ *         another study, a file not written), MBDAE_ERR_MEMORY */
 MBDAE_EXPORT int mbdae_sweep_study_run(const char *path, const char *out_dir, int flags,
                                        char *err, size_t errlen);
 

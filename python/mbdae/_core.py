@@ -404,10 +404,12 @@ def _read_csv(path, frame):
     return out
 
 
-def sweep(study, out=None, plots=False, frame=None):
+def sweep(study, out=None, plots=False, frame=None, resume=False):
     """Run a parameter study (doc/sweep.md) in this process: a study file, or
     a dict (its base scenario relative to the current directory). out: where
-    runs.csv and sets.csv go (None: a temporary directory, read and removed)."""
+    runs.csv and sets.csv go (None: a temporary directory, read and removed).
+    resume: run only the runs the journal in out does not hold (a sweep that
+    was killed goes on)."""
     tmp = None
     try:
         if isinstance(study, dict):
@@ -425,8 +427,9 @@ def sweep(study, out=None, plots=False, frame=None):
             tmp = tmp or tempfile.mkdtemp(prefix="mbdae_study_")
             where = os.path.join(tmp, "out")
         err = ctypes.create_string_buffer(2048)
-        rc = _lib.sweep_study_run(path.encode(), os.fspath(where).encode(),
-                                  0 if plots else _lib.SIM_NO_PLOTS, err, len(err))
+        flags = (0 if plots else _lib.SIM_NO_PLOTS) | (_lib.SIM_RESUME if resume else 0)
+        rc = _lib.sweep_study_run(path.encode(), os.fspath(where).encode(), flags, err,
+                                  len(err))
         if rc:
             _raise(rc, err)
         return SweepResult(os.fspath(where), frame, out is not None)

@@ -96,6 +96,7 @@ SIM_NO_PLOTS = 1
 SIM_PROGRESS = 2
 SIM_KEEP = 4
 SIM_NOTES = 8
+SIM_RESUME = 16
 # include/mbdae/status.h
 OK = 0
 STOPPED = 1

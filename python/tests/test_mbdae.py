@@ -167,6 +167,40 @@ def test_names_of_shipped_studies_and_scenarios():
         mbdae.run("no_such_scenario")
 
 
+def test_sweep_resume(tmp_path):
+    base = os.path.join(mbdae.scenario_dir(), "ball.yaml")
+    study = {"study": "ball_e", "base": base, "vary": [{"key": "parameters.e", "values": [0.5, 0.6, 0.7]}],
+             "outcomes": [{"name": "impacts"}]}
+    out = tmp_path / "study"
+    full = mbdae.sweep(study, out=out, frame=False).runs
+    journal = out / "journal" / "rank_0.csv"
+    lines = journal.read_text().splitlines(keepends=True)
+    assert len(lines) == 2 + 3  # fingerprint, column names, one line per run
+    assert lines[2].startswith("0,0.5,")
+    # as if killed after the first run, in the middle of writing the second
+    # line; the first run's outcome marked, to see that it is taken from the
+    # journal and not run again
+    first = lines[2].rsplit(",", 1)[0] + ",12345\n"
+    journal.write_text(lines[0] + lines[1] + first + lines[3][:5])
+    os.remove(out / "runs.csv")
+    again = mbdae.sweep(study, out=out, frame=False, resume=True).runs
+    assert list(again["impacts"]) == [12345] + list(full["impacts"])[1:]
+    after = journal.read_text().splitlines()
+    assert len(after) == 5 and after[2] == first.strip()  # the torn line cut off, run 0 kept
+    # a changed study (another fixed override) does not mix in the journal's
+    # results: refused, nothing written
+    os.remove(out / "runs.csv")
+    changed = dict(study, set=["solver.t_end=2.0"])
+    with pytest.raises(mbdae.MbdaeError) as exc:
+        mbdae.sweep(changed, out=out, frame=False, resume=True)
+    assert "the journal of another study, or the study or its base scenario changed" in str(exc.value)
+    assert not (out / "runs.csv").exists()
+    assert journal.read_text().splitlines() == after
+    # without resume, a new sweep: the journal is started afresh
+    fresh = mbdae.sweep(changed, out=out, frame=False).runs
+    assert len(fresh) == 3 and 12345 not in list(fresh["impacts"])
+
+
 def test_plugin_kind():
     plugin = os.environ.get("MBDAE_TEST_PLUGIN")
     if not plugin:
