@@ -117,7 +117,13 @@ static void list_dir(const char *dir, int studies) {
     mbdae_scenario s;
     mbdae_sweep_study st;
     if (studies) {
-      if (mbdae_sweep_study_load(path, &st, err, sizeof err) == 0) {
+      int ok = mbdae_sweep_study_load(path, &st, err, sizeof err) == 0;
+      if (ok && access(st.base_path, R_OK) != 0) { /* the loader does not open it */
+        snprintf(err, sizeof err, "%.480s: key 'base': cannot open %.480s", path, st.base_path);
+        mbdae_sweep_study_free(&st);
+        ok = 0;
+      }
+      if (ok) {
         char d[128], runs[32];
         one_line(st.description, d, sizeof d);
         snprintf(runs, sizeof runs, "%ld runs", st.nruns);

@@ -288,6 +288,26 @@ static void test_list(void) {
   CU_ASSERT_EQUAL(mbdae(dir, "", "list --solver"), 0);
   CU_ASSERT(strstr(out_text, "rtol") != NULL);
   CU_ASSERT(strstr(out_text, "every") != NULL);
+
+  /* ./scenarios/studies of the current directory too; a study whose base
+   * scenario is missing is INVALID, with the key */
+  const char *here = mbdae_test_tmpdir("cli-list-studies");
+  char path[4200];
+  snprintf(path, sizeof path, "%s/scenarios", here);
+  CU_ASSERT_EQUAL_FATAL(mkdir(path, 0755), 0);
+  snprintf(path, sizeof path, "%s/scenarios/studies", here);
+  CU_ASSERT_EQUAL_FATAL(mkdir(path, 0755), 0);
+  snprintf(path, sizeof path, "%s/scenarios/studies/lost.yaml", here);
+  FILE *f = fopen(path, "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fputs("base: ../gone.yaml\nvary:\n  - key: parameters.e\n    values: [0.5]\n"
+        "outcomes: [impacts]\n", f);
+  fclose(f);
+  CU_ASSERT_EQUAL(mbdae(here, "", "list"), 0);
+  CU_ASSERT(strstr(out_text, "Studies in scenarios/studies (mbdae sweep NAME):\n  lost.yaml") !=
+            NULL);
+  CU_ASSERT(strstr(out_text, "INVALID: scenarios/studies/lost.yaml: key 'base': cannot open "
+                             "scenarios/studies/../gone.yaml") != NULL);
 }
 
 static void test_validate(void) {

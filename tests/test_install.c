@@ -118,6 +118,12 @@ static void test_installed_command(void) {
   if (!strstr(out, want)) printf("\n  expected '%s' in:\n%s\n", want, out);
   CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
   CU_ASSERT_PTR_NOT_NULL(strstr(out, "ball.yaml"));
+  /* the installed studies, for `mbdae sweep NAME` */
+  snprintf(want, sizeof want, "Studies in %s/%s/mbdae/scenarios/studies (mbdae sweep NAME):", real,
+           MBDAE_TEST_DATADIR);
+  CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+  CU_ASSERT_PTR_NOT_NULL(strstr(out, "ravine_study_ci.yaml"));
+  CU_ASSERT_PTR_NULL(strstr(out, "INVALID")); /* their base scenarios installed beside them */
   CU_ASSERT_PTR_NULL(strstr(out, MBDAE_TEST_SOURCE_DIR "/scenarios"));
   /* and runs an installed scenario */
   snprintf(cmd, sizeof cmd, "cd '%s' && '%s/%s/mbdae' run '%s/%s/mbdae/scenarios/ball.yaml' "
