@@ -110,7 +110,7 @@ static void list_dir(const char *dir, int studies) {
   }
   printf(studies ? "\nStudies in %s (mbdae sweep NAME):\n" : "\nScenarios in %s:\n", dir);
   if (n == 0) printf("  (none)\n");
-  qsort(names, n, sizeof *names, cmp_str);
+  if (n) qsort(names, n, sizeof *names, cmp_str); /* names is NULL when n is 0 */
   for (size_t i = 0; i < n; ++i) {
     char path[PATH_MAX + 256], err[1024];
     snprintf(path, sizeof path, "%s/%s", dir, names[i]);
