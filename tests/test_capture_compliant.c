@@ -3,8 +3,8 @@
  * against an independent integration of the 1-D impact, its small-x
  * asymptote and its inverse; the elastic thread's continuity at slack; the
  * analytic sparse Jacobian (ODE and DAE forms) against central differences
- * at slack, taut, clamped, in-contact (with friction, a tumbling body) and
- * free states; conservation of momentum and (undamped, frictionless) energy
+ * at slack, taut, clamped, in-contact (sliding and sticking friction, a
+ * tumbling body) and free states, and a mutated entry caught (jac_mutant.h); conservation of momentum and (undamped, frictionless) energy
  * through contact. */
 #include <math.h>
 #include <stdio.h>
@@ -15,6 +15,7 @@
 #include "capture_setups.h"
 #include "compliant/elastic_thread.h"
 #include "compliant/hunt_crossley.h"
+#include "jac_mutant.h"
 #include "mbdae/jaccheck.h"
 #include "mbdae/status.h"
 #include "polytope/rigid_body.h"
@@ -150,6 +151,10 @@ static void check_jac_step(capture_model *m, const double *y, int dae, const cha
            jc.worst_analytic, jc.worst_fd, jc.pattern_misses, jc.miss_row, jc.miss_col);
   CU_ASSERT(jc.max_rel_err < tol);
   CU_ASSERT_EQUAL(jc.pattern_misses, 0);
+  /* one entry of the points' accelerations off by 100 tol: caught there */
+  int np = capture_npoints(m);
+  jac_mutant_block(capture_problem(m), 0.3, y, dae ? yp : NULL, 37.0, rel_step, tol, 3 * np,
+                   6 * np, 0, n);
   free(yp);
 }
 
@@ -177,7 +182,20 @@ static void test_jacobian(void) {
     place(m, y, 0.397, 1.02, 11u);
     capture_compliant_energies(m, y, NULL, NULL, NULL, &taut, &contacts);
     CU_ASSERT(contacts >= 2);
-    check_jac(m, y, dae, "taut, in contact");
+    check_jac(m, y, dae, "taut, in contact, sliding");
+    /* the same, sticking: the body at rest, the points creeping at 0.01 m/s
+     * or less, far below v_eps = 0.05 m/s (friction's viscous branch) */
+    int np = capture_npoints(m), bo = capture_body_offset(m);
+    unsigned seed = 13u;
+    set3(&y[bo + MBDAE_RB_U], 0.0, 0.0, 0.0);
+    set3(&y[bo + MBDAE_RB_W], 0.0, 0.0, 0.0);
+    for (int k = 0; k < np; ++k)
+      set3(&y[3 * np + 3 * k], 0.01 * prand(&seed), 0.01 * prand(&seed), 0.01 * prand(&seed));
+    capture_compliant_energies(m, y, NULL, NULL, NULL, &taut, &contacts);
+    CU_ASSERT(contacts >= 2);
+    /* step 3e-6: cbrt(eps)'s truncation (1.2e-6 in the body's spin row from
+     * the depth^1.5 curvature) and 1e-7's round-off both reach 1e-6 here */
+    check_jac_step(m, y, dae, "taut, in contact, sticking", 3e-6, 1e-6);
     /* compressed net (threads slack) in contact */
     place(m, y, 0.397, 0.98, 5u);
     capture_compliant_energies(m, y, NULL, NULL, NULL, &taut, &contacts);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "capture_setups.h"
+#include "jac_mutant.h"
 #include "mbdae/jaccheck.h"
 #include "mbdae/status.h"
 #include "polytope/rigid_body.h"
@@ -43,6 +44,9 @@ static void check(tow_model *m, const double *y, const char *what, double rel_st
            jc.worst_analytic, jc.worst_fd, jc.pattern_misses, jc.miss_row, jc.miss_col);
   CU_ASSERT(jc.max_rel_err < tol);
   CU_ASSERT_EQUAL(jc.pattern_misses, 0);
+  /* one entry of the nodes' accelerations off by 100 tol: caught there */
+  jac_mutant_block(m->problem, 0.7, y, m->dae ? yp : NULL, 53.0, rel_step, tol, 3 * m->npt,
+                   6 * m->npt, 0, m->n);
   free(yp);
 }
 
