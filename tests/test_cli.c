@@ -12,6 +12,7 @@
 
 #include "file_util.h"
 #include "json_check.h"
+#include "mbdae/simulation.h"
 #include "testutil.h"
 
 static char out_text[1 << 16], err_text[1 << 16];
@@ -71,6 +72,33 @@ static void test_help_and_usage(void) {
   CU_ASSERT(strstr(err_text, "bad option '--frob'") != NULL);
   CU_ASSERT_EQUAL(mbdae(dir, "", "list extra"), 2);
   CU_ASSERT_EQUAL(mbdae(dir, "", "validate --frob"), 2);
+
+  /* `help COMMAND` is `COMMAND --help`, for every command; an unknown one: 2 */
+  static const char *const cmds[] = {"run", "resume", "list", "validate", "sweep"};
+  for (int i = 0; i < 5; ++i) {
+    char args[64];
+    snprintf(args, sizeof args, "%s --help", cmds[i]);
+    CU_ASSERT_EQUAL_FATAL(mbdae(dir, "", args), 0);
+    char *want = strdup(out_text);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(want);
+    snprintf(args, sizeof args, "usage: mbdae %s", cmds[i]);
+    CU_ASSERT(strncmp(want, args, strlen(args)) == 0);
+    snprintf(args, sizeof args, "help %s", cmds[i]);
+    CU_ASSERT_EQUAL(mbdae(dir, "", args), 0);
+    CU_ASSERT_STRING_EQUAL(out_text, want);
+    free(want);
+  }
+  CU_ASSERT_EQUAL(mbdae(dir, "", "help nope"), 2);
+  CU_ASSERT(strstr(err_text, "unknown command 'nope'") != NULL);
+
+  /* --version: one line "mbdae X.Y.Z", the library's version */
+  CU_ASSERT_EQUAL(mbdae(dir, "", "--version"), 0);
+  char want[64];
+  snprintf(want, sizeof want, "mbdae %s\n", mbdae_version());
+  CU_ASSERT_STRING_EQUAL(out_text, want);
+  int dots = 0;
+  for (const char *c = mbdae_version(); *c; ++c) dots += *c == '.';
+  CU_ASSERT_EQUAL(dots, 2);
 }
 
 typedef struct bad_file {
