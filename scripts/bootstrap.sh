@@ -9,7 +9,8 @@
 #
 # Environment: BUILD_DIR (default build), JOBS (default nproc),
 # MBDAE_SKIP_SANITIZE=1 skips the sanitizer pass of `test`, MBDAE_SKIP_FUZZ=1
-# its 60 s libFuzzer run of the scenario loader (tests/fuzz, clang).
+# its 60 s libFuzzer runs of the scenario loader and of checkpoint loading
+# (tests/fuzz, clang).
 set -euo pipefail
 
 mode=${1:-}
@@ -123,16 +124,29 @@ if [ "${MBDAE_SKIP_SANITIZE:-0}" != 1 ]; then
     run_ctest "$build-sanitize"
 fi
 if [ "${MBDAE_SKIP_FUZZ:-0}" != 1 ]; then
-  echo "bootstrap: 60 s libFuzzer run of the scenario loader (ASan + UBSan, tests/fuzz)"
+  echo "bootstrap: 60 s libFuzzer runs: the scenario loader with cmd_run's file reading (40 s)" \
+       "and checkpoint loading (20 s) (ASan + UBSan, tests/fuzz)"
   fuzz="$build-libfuzzer"
   CC=clang cmake -S "$root" -B "$fuzz" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMBDAE_FUZZ=ON >/dev/null
-  cmake --build "$fuzz" -j "$jobs" --target fuzz_scenario
+  cmake --build "$fuzz" -j "$jobs" --target fuzz_scenario fuzz_checkpoint
   rm -rf "$fuzz/corpus" && mkdir -p "$fuzz/corpus"   # a copy: the seeds stay untouched
   # seeds: the shipped scenarios and studies, and past findings (tests/fuzz/regressions)
   cp "$root"/scenarios/*.yaml "$root"/scenarios/studies/*.yaml \
      "$root"/tests/fuzz/regressions/*.yaml "$fuzz/corpus/"
   # a crash, leak, UB report or a > 10 s input ends it non-zero (set -e)
-  "$fuzz/tests/fuzz/fuzz_scenario" -dict="$root/tests/fuzz/scenario.dict" -max_total_time=60 \
+  "$fuzz/tests/fuzz/fuzz_scenario" -dict="$root/tests/fuzz/scenario.dict" -max_total_time=40 \
     -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$fuzz/" -print_final_stats=1 "$fuzz/corpus"
+  # checkpoint seeds: runs that fail at max_events keep their last checkpoint
+  # (every kind whose resume the harness sets up, and a net)
+  rm -rf "$fuzz/ck-corpus" "$fuzz/ck-runs" && mkdir -p "$fuzz/ck-corpus" "$fuzz/ck-runs"
+  for spec in "ball 0.5 5" "billiard_parabola_4p5 1 20" "ravine_case_6_3 1 5" \
+              "wheel_beta03 0.1 5" "pendulum_ggl 2 3" "capture_ida 0.2 20"; do
+    read -r name every max <<< "$spec"
+    "$build/mbdae" run "$root/scenarios/$name.yaml" --out "$fuzz/ck-runs/$name" -q --no-plots \
+      --checkpoint-every "$every" --set solver.max_events="$max" >/dev/null 2>&1 || true
+    cp "$fuzz/ck-runs/$name/checkpoint.bin" "$fuzz/ck-corpus/$name.bin"   # none: set -e fails
+  done
+  "$fuzz/tests/fuzz/fuzz_checkpoint" -max_total_time=20 -timeout=10 -rss_limit_mb=2048 \
+    -artifact_prefix="$fuzz/ck-" -print_final_stats=1 "$fuzz/ck-corpus"
 fi
 echo "bootstrap: all tests passed"
