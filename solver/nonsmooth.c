@@ -1,7 +1,24 @@
 /* nonsmooth.c - the one-step nonsmooth problem (nonsmooth.h): a primal-dual
- * active-set (semismooth Newton on the min-map) iteration on the sparse KKT
- * system with one KLU symbolic analysis, and projected Gauss-Seidel as the
- * fallback. */
+ * active-set (semismooth Newton on the min-map) iteration, each iterate a
+ * sparse linear system factorised by KLU, and projected Gauss-Seidel as the
+ * fallback.
+ *
+ * The linear system of an iterate. With A the rows taken as active, the
+ * velocities split into E, those whose column of W holds only W_jj and
+ * which few rows of G touch (a net's points), and K, the others (a body's
+ * translation, that every contact row touches, and its inertia block).
+ * Eliminating v_E = W_EE^-1 (r_E + G_AE^T P_A) from
+ *     W v = r + G_A^T P_A,   G_A v + b_A = -E_A P_A   (E_A = NS_EPS_REL D_ii)
+ * leaves the symmetric quasi-definite system of |A| + |K| unknowns
+ *     [ G_AE W_EE^-1 G_AE^T + E_A   G_AK  ] [ P_A ]   [ -(G_AE W_EE^-1 r_E + b_A) ]
+ *     [ G_AK^T                     -W_KK  ] [ v_K ] = [ -r_K                      ]
+ * (the Delassus matrix of the active rows where W is diagonal, the KKT
+ * system where it is not). Its pattern follows A, so it is analysed when A
+ * changes and only refactorised when the iteration or the next step meets
+ * the same A again. Keeping K out of the elimination keeps the contact rows
+ * from coupling all to all through the body. On the 30 x 30 capture a run
+ * to t = 1.6 s costs a third of the CPU of the full KKT system of all rows
+ * and velocities (n = 5,346; doc/moreau.md). */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -15,6 +32,9 @@
 
 /* Active sets remembered to detect a cycling iteration. */
 #define NS_CYCLE_MEMORY 16
+/* A diagonal velocity is eliminated when at most this many rows touch it
+ * (each such velocity adds up to its count squared entries). */
+#define NS_ELIM_ROWS 32
 
 struct ns_solver {
   int nv, nc, nu, n;
@@ -22,17 +42,22 @@ struct ns_solver {
   int *wp, *wi, w_nnz, w_diag; /* w_diag: W is diagonal */
   int *wdpos;                  /* position of W_jj in Wx */
   int *gp, *gi, g_nnz;
-  /* KKT pattern and maps of W, G, -G^T and the lower-right diagonal into it */
-  int *kp, *ki, k_nnz;
-  double *kx;
-  int *kw, *kgl, *kgu, *kd;
+  /* G by columns: column j holds the entries tk[tp[j] .. tp[j+1]) of G, of rows grow[] */
+  int *tp, *tk, *grow;
+  /* velocities: kpos[j] = -1 if eliminated, else its place among the nk kept */
+  int *kpos, *kept, nk;
+  /* the reduced system of the current active set (CSC, n_red = na + nk) */
+  int *rpos;                   /* nc: place of an active row, -1 otherwise */
+  int *rp, *ri, r_cap, n_red, na;
+  double *rx;
+  int *mark;                   /* assembly: position of a row in the current column */
   klu_common common;
-  klu_symbolic *ksym, *wsym;
-  klu_numeric *knum, *wnum;
+  klu_symbolic *rsym, *wsym;
+  klu_numeric *rnum, *wnum;
   /* work */
   double *wdiag, *vfree, *dii, *w, *rhs, *yx, *ydense;
   unsigned char *on, *seen;
-  unsigned char *fact_on;      /* the on-set of the KKT matrix last factorised */
+  unsigned char *fact_on;      /* the active set of the system last analysed and factorised */
   int have_fact;
   long refactors, factors;
   uint64_t ring[NS_CYCLE_MEMORY];
@@ -48,83 +73,71 @@ static int *int_copy(const mbdae_index *src, mbdae_index n) {
 void ns_free(ns_solver **sp) {
   if (!sp || !*sp) return;
   ns_solver *s = *sp;
-  if (s->knum) klu_free_numeric(&s->knum, &s->common);
-  if (s->ksym) klu_free_symbolic(&s->ksym, &s->common);
+  if (s->rnum) klu_free_numeric(&s->rnum, &s->common);
+  if (s->rsym) klu_free_symbolic(&s->rsym, &s->common);
   if (s->wnum) klu_free_numeric(&s->wnum, &s->common);
   if (s->wsym) klu_free_symbolic(&s->wsym, &s->common);
   free(s->wp), free(s->wi), free(s->wdpos), free(s->gp), free(s->gi);
-  free(s->kp), free(s->ki), free(s->kx), free(s->kw), free(s->kgl), free(s->kgu), free(s->kd);
+  free(s->tp), free(s->tk), free(s->grow), free(s->kpos), free(s->kept);
+  free(s->rpos), free(s->rp), free(s->ri), free(s->rx), free(s->mark);
   free(s->wdiag), free(s->vfree), free(s->dii), free(s->w), free(s->rhs), free(s->yx);
   free(s->ydense), free(s->on), free(s->seen), free(s->fact_on);
   free(s);
   *sp = NULL;
 }
 
-/* The KKT pattern [W, -G^T; G, diag] and where each W / G entry goes. */
-static int build_kkt(ns_solver *s) {
-  const int nv = s->nv, nc = s->nc, n = s->n;
-  /* G transposed: for column j the CSR entries k of G in it, by row */
-  int *tp = calloc((size_t)nv + 1, sizeof *tp), *tk = malloc((size_t)s->g_nnz * sizeof *tk);
-  if (!tp || !tk) {
-    free(tp), free(tk);
-    return -1;
-  }
-  for (int k = 0; k < s->g_nnz; ++k) tp[s->gi[k] + 1]++;
-  for (int j = 0; j < nv; ++j) tp[j + 1] += tp[j];
+/* G by columns, the eliminated and kept velocities, and room for the
+ * largest reduced system (every row active). */
+static int build_reduced(ns_solver *s) {
+  const int nv = s->nv, nc = s->nc;
+  s->tp = calloc((size_t)nv + 1, sizeof *s->tp);
+  s->tk = malloc((size_t)(s->g_nnz > 0 ? s->g_nnz : 1) * sizeof *s->tk);
+  s->grow = malloc((size_t)(s->g_nnz > 0 ? s->g_nnz : 1) * sizeof *s->grow);
+  s->kpos = malloc((size_t)nv * sizeof *s->kpos);
+  s->kept = malloc((size_t)nv * sizeof *s->kept);
+  s->rpos = malloc((size_t)nc * sizeof *s->rpos);
+  s->rp = malloc((size_t)(nc + nv + 1) * sizeof *s->rp);
+  s->mark = malloc((size_t)(nc + nv) * sizeof *s->mark);
   int *next = malloc((size_t)nv * sizeof *next);
-  if (!next) {
-    free(tp), free(tk);
-    return -1;
+  int ok = s->tp && s->tk && s->grow && s->kpos && s->kept && s->rpos && s->rp && s->mark && next;
+  if (ok) {
+    for (int k = 0; k < s->g_nnz; ++k) s->tp[s->gi[k] + 1]++;
+    for (int j = 0; j < nv; ++j) s->tp[j + 1] += s->tp[j];
+    memcpy(next, s->tp, (size_t)nv * sizeof *next);
+    for (int i = 0; i < nc; ++i)
+      for (int k = s->gp[i]; k < s->gp[i + 1]; ++k) {
+        s->tk[next[s->gi[k]]++] = k;
+        s->grow[k] = i;
+      }
+    /* eliminated: W_jj is alone in its row and column of W and few rows
+     * of G touch j (next[] marks the coupled velocities) */
+    memset(next, 0, (size_t)nv * sizeof *next);
+    for (int j = 0; j < nv; ++j)
+      for (int k = s->wp[j]; k < s->wp[j + 1]; ++k)
+        if (s->wi[k] != j) next[j] = next[s->wi[k]] = 1;
+    s->nk = 0;
+    for (int j = 0; j < nv; ++j) {
+      int alone = !next[j] && s->wp[j + 1] - s->wp[j] == 1;
+      s->kpos[j] = alone && s->tp[j + 1] - s->tp[j] <= NS_ELIM_ROWS ? -1 : s->nk++;
+      if (s->kpos[j] >= 0) s->kept[s->kpos[j]] = j;
+    }
+    /* entries: per eliminated column up to count^2, per G entry in a kept
+     * column two, the kept block of W, a diagonal per row */
+    size_t cap = (size_t)s->w_nnz + (size_t)nc;
+    for (int j = 0; j < nv; ++j) {
+      size_t c = (size_t)(s->tp[j + 1] - s->tp[j]);
+      cap += s->kpos[j] < 0 ? c * c : 2 * c;
+    }
+    if (cap > (size_t)INT32_MAX) ok = 0;
+    s->r_cap = (int)cap;
   }
-  memcpy(next, tp, (size_t)nv * sizeof *next);
-  for (int i = 0; i < nc; ++i)
-    for (int k = s->gp[i]; k < s->gp[i + 1]; ++k) tk[next[s->gi[k]]++] = k;
   free(next);
-  s->k_nnz = s->w_nnz + 2 * s->g_nnz + nc;
-  s->kp = malloc((size_t)(n + 1) * sizeof *s->kp);
-  s->ki = malloc((size_t)s->k_nnz * sizeof *s->ki);
-  s->kx = calloc((size_t)s->k_nnz, sizeof *s->kx);
-  s->kw = malloc((size_t)s->w_nnz * sizeof *s->kw);
-  s->kgl = malloc((size_t)s->g_nnz * sizeof *s->kgl);
-  s->kgu = malloc((size_t)s->g_nnz * sizeof *s->kgu);
-  s->kd = malloc((size_t)nc * sizeof *s->kd);
-  if (!s->kp || !s->ki || !s->kx || !s->kw || !s->kgl || !s->kgu || !s->kd) {
-    free(tp), free(tk);
-    return -1;
+  if (ok) {
+    s->ri = malloc((size_t)s->r_cap * sizeof *s->ri);
+    s->rx = malloc((size_t)s->r_cap * sizeof *s->rx);
+    ok = s->ri && s->rx;
   }
-  int pos = 0;
-  /* row index of constraint i within a column, for each G entry */
-  int *grow = malloc((size_t)s->g_nnz * sizeof *grow);
-  if (!grow) {
-    free(tp), free(tk);
-    return -1;
-  }
-  for (int i = 0; i < nc; ++i)
-    for (int k = s->gp[i]; k < s->gp[i + 1]; ++k) grow[k] = i;
-  for (int j = 0; j < nv; ++j) {
-    s->kp[j] = pos;
-    for (int k = s->wp[j]; k < s->wp[j + 1]; ++k) {
-      s->ki[pos] = s->wi[k];
-      s->kw[k] = pos++;
-    }
-    for (int c = tp[j]; c < tp[j + 1]; ++c) {
-      int k = tk[c];
-      s->ki[pos] = nv + grow[k];
-      s->kgl[k] = pos++;
-    }
-  }
-  for (int i = 0; i < nc; ++i) {
-    s->kp[nv + i] = pos;
-    for (int k = s->gp[i]; k < s->gp[i + 1]; ++k) {
-      s->ki[pos] = s->gi[k];
-      s->kgu[k] = pos++;
-    }
-    s->ki[pos] = nv + i;
-    s->kd[i] = pos++;
-  }
-  s->kp[n] = pos;
-  free(grow), free(tp), free(tk);
-  return 0;
+  return ok ? 0 : -1;
 }
 
 ns_solver *ns_create(int nv, const mbdae_index *w_colptr, const mbdae_index *w_rowind,
@@ -178,19 +191,10 @@ ns_solver *ns_create(int nv, const mbdae_index *w_colptr, const mbdae_index *w_r
       return NULL;
     }
   }
-  if (nc > 0) {
-    if (build_kkt(s)) {
-      snprintf(msg, msglen, "out of memory building the KKT pattern (nv=%d, rows=%d)", nv, nc);
-      ns_free(&s);
-      return NULL;
-    }
-    s->ksym = klu_analyze(s->n, s->kp, s->ki, &s->common);
-    if (!s->ksym) {
-      snprintf(msg, msglen, "KLU could not analyse the KKT pattern (n=%d, status %d)", s->n,
-               s->common.status);
-      ns_free(&s);
-      return NULL;
-    }
+  if (nc > 0 && build_reduced(s)) {
+    snprintf(msg, msglen, "out of memory building the reduced system (nv=%d, rows=%d)", nv, nc);
+    ns_free(&s);
+    return NULL;
   }
   return s;
 }
@@ -230,56 +234,146 @@ static uint64_t set_hash(const ns_solver *s, const unsigned char *in_set) {
   return h;
 }
 
-/* Factor the KKT matrix for the current on-set and solve: v, P. */
-static int kkt_solve(ns_solver *s, const ns_input *in, double *v, double *P) {
-  const int nv = s->nv;
-  for (int k = 0; k < s->w_nnz; ++k) s->kx[s->kw[k]] = in->Wx[k];
-  for (int i = 0; i < s->nc; ++i) {
-    const int on = in->in_set[i] && s->on[i];
-    for (int k = s->gp[i]; k < s->gp[i + 1]; ++k) {
-      s->kx[s->kgl[k]] = on ? in->Gx[k] : 0.0;
-      s->kx[s->kgu[k]] = -in->Gx[k];
-    }
-    s->kx[s->kd[i]] = on ? NS_EPS_REL * s->dii[i] : 1.0;
-    s->rhs[nv + i] = on ? -in->b[i] : 0.0;
+/* Add x at (row, current column) of the reduced system; the column's
+ * entries start at `start`, a repeated row is summed. */
+static void add_entry(ns_solver *s, int start, int *pos, int row, double x) {
+  if (s->mark[row] < start) {
+    s->mark[row] = *pos;
+    s->ri[*pos] = row;
+    s->rx[(*pos)++] = x;
+  } else {
+    s->rx[s->mark[row]] += x;
   }
-  memcpy(s->rhs, in->r, (size_t)nv * sizeof *s->rhs);
-  /* the same active rows as the last factorisation: refactorise with its
-   * pivot order (no allocation), unless the pivots have become poor */
-  int same = s->have_fact && s->knum;
-  for (int i = 0; same && i < s->nc; ++i) same = s->fact_on[i] == (in->in_set[i] && s->on[i]);
+}
+
+/* Assemble the reduced system (file comment) of the active set on = in_set
+ * && s->on, and its right-hand side in s->rhs. */
+static void reduced_assemble(ns_solver *s, const ns_input *in) {
+  const int nc = s->nc;
+  int na = 0;
+  for (int i = 0; i < nc; ++i) s->rpos[i] = in->in_set[i] && s->on[i] ? na++ : -1;
+  s->na = na;
+  s->n_red = na + s->nk;
+  for (int c = 0; c < s->n_red; ++c) s->mark[c] = -1;
+  int pos = 0;
+  /* columns of the active rows: Delassus part, G_AK^T below, the eps diagonal */
+  for (int a = 0; a < nc; ++a) {
+    const int ca = s->rpos[a];
+    if (ca < 0) continue;
+    const int start = pos;
+    s->rp[ca] = pos;
+    double q = in->b[a];
+    for (int k = s->gp[a]; k < s->gp[a + 1]; ++k) {
+      const int j = s->gi[k];
+      const double gaj = in->Gx[k];
+      if (s->kpos[j] >= 0) {
+        add_entry(s, start, &pos, na + s->kpos[j], gaj);
+        continue;
+      }
+      const double winv = 1.0 / s->wdiag[j];
+      q += gaj * s->vfree[j];
+      for (int c = s->tp[j]; c < s->tp[j + 1]; ++c) {
+        const int kk = s->tk[c], row = s->rpos[s->grow[kk]];
+        if (row >= 0) add_entry(s, start, &pos, row, gaj * winv * in->Gx[kk]);
+      }
+    }
+    add_entry(s, start, &pos, ca, NS_EPS_REL * s->dii[a]);
+    s->rhs[ca] = -q;
+  }
+  /* columns of the kept velocities: G_AK, then -W_KK */
+  for (int kc = 0; kc < s->nk; ++kc) {
+    const int j = s->kept[kc], col = na + kc;
+    const int start = pos;
+    s->rp[col] = pos;
+    for (int c = s->tp[j]; c < s->tp[j + 1]; ++c) {
+      const int kk = s->tk[c], row = s->rpos[s->grow[kk]];
+      if (row >= 0) add_entry(s, start, &pos, row, in->Gx[kk]);
+    }
+    for (int k = s->wp[j]; k < s->wp[j + 1]; ++k)
+      add_entry(s, start, &pos, na + s->kpos[s->wi[k]], -in->Wx[k]);
+    s->rhs[col] = -in->r[j];
+  }
+  s->rp[s->n_red] = pos;
+}
+
+/* v from the reduced solution x (P_A, v_K): v_E = vfree_E + W_EE^-1 G_AE^T P_A. */
+static void reduced_velocities(const ns_solver *s, const ns_input *in, const double *x,
+                               double *v) {
+  for (int j = 0; j < s->nv; ++j) {
+    if (s->kpos[j] >= 0) {
+      v[j] = x[s->na + s->kpos[j]];
+      continue;
+    }
+    double acc = 0.0;
+    for (int c = s->tp[j]; c < s->tp[j + 1]; ++c) {
+      const int kk = s->tk[c], row = s->rpos[s->grow[kk]];
+      if (row >= 0) acc += in->Gx[kk] * x[row];
+    }
+    v[j] = s->vfree[j] + acc / s->wdiag[j];
+  }
+}
+
+/* Factor the reduced system for the current active set and solve: v, P. */
+static int active_solve(ns_solver *s, const ns_input *in, double *v, double *P) {
+  const int nc = s->nc;
+  reduced_assemble(s, in);
+  if (s->n_red == 0) { /* nothing active, no kept velocity */
+    memcpy(v, s->vfree, (size_t)s->nv * sizeof *v);
+    for (int i = 0; i < nc; ++i) P[i] = 0.0;
+    return 0;
+  }
+  /* the same active set as the last factorisation: same pattern, refactorise
+   * with its pivot order (no allocation), unless the pivots have become poor */
+  int same = s->have_fact && s->rnum;
+  for (int i = 0; same && i < nc; ++i) same = s->fact_on[i] == (s->rpos[i] >= 0);
   int ok = 0;
-  if (same && klu_refactor(s->kp, s->ki, s->kx, s->ksym, s->knum, &s->common) &&
-      klu_rcond(s->ksym, s->knum, &s->common) && s->common.rcond > 1e-12) {
+  if (same && klu_refactor(s->rp, s->ri, s->rx, s->rsym, s->rnum, &s->common) &&
+      klu_rcond(s->rsym, s->rnum, &s->common) && s->common.rcond > 1e-12) {
     ok = 1;
     s->refactors++;
   }
   if (!ok) {
-    if (s->knum) klu_free_numeric(&s->knum, &s->common);
-    s->knum = klu_factor(s->kp, s->ki, s->kx, s->ksym, &s->common);
-    s->have_fact = s->knum && s->common.status == KLU_OK;
+    if (s->rnum) klu_free_numeric(&s->rnum, &s->common);
+    if (!same) {
+      if (s->rsym) klu_free_symbolic(&s->rsym, &s->common);
+      s->rsym = klu_analyze(s->n_red, s->rp, s->ri, &s->common);
+    }
+    s->rnum = s->rsym ? klu_factor(s->rp, s->ri, s->rx, s->rsym, &s->common) : NULL;
+    s->have_fact = s->rnum && s->common.status == KLU_OK;
     if (!s->have_fact) return -2;
     s->factors++;
-    for (int i = 0; i < s->nc; ++i) s->fact_on[i] = in->in_set[i] && s->on[i];
+    for (int i = 0; i < nc; ++i) s->fact_on[i] = s->rpos[i] >= 0;
   }
-  if (!klu_solve(s->ksym, s->knum, s->n, 1, s->rhs, &s->common)) return -2;
-  memcpy(v, s->rhs, (size_t)nv * sizeof *v);
-  for (int i = 0; i < s->nc; ++i) P[i] = in->in_set[i] ? s->rhs[nv + i] : 0.0;
+  if (!klu_solve(s->rsym, s->rnum, s->n_red, 1, s->rhs, &s->common)) return -2;
+  reduced_velocities(s, in, s->rhs, v);
+  for (int i = 0; i < nc; ++i) P[i] = s->rpos[i] >= 0 ? s->rhs[s->rpos[i]] : 0.0;
   return 0;
 }
 
 /* One step of iterative refinement towards the unregularised system with the
  * current factors: an active row solved G_i v + eps_i P_i = -b_i, so the
- * residual of G_i v = -b_i is eps_i P_i; correct by K_eps^-1 of it. */
-static int kkt_refine(ns_solver *s, const ns_input *in, double *v, double *P) {
-  const int nv = s->nv;
-  memset(s->rhs, 0, (size_t)nv * sizeof *s->rhs);
+ * residual of G_i v = -b_i is eps_i P_i; correct by the regularised
+ * system's inverse of it (velocity right-hand side zero). */
+static int active_refine(ns_solver *s, const ns_input *in, double *v, double *P) {
+  if (!s->have_fact || s->n_red == 0) return -2;
   for (int i = 0; i < s->nc; ++i)
-    s->rhs[nv + i] = in->in_set[i] && s->on[i] ? NS_EPS_REL * s->dii[i] * P[i] : 0.0;
-  if (!klu_solve(s->ksym, s->knum, s->n, 1, s->rhs, &s->common)) return -2;
-  for (int j = 0; j < nv; ++j) v[j] += s->rhs[j];
+    if (s->rpos[i] >= 0) s->rhs[s->rpos[i]] = NS_EPS_REL * s->dii[i] * P[i];
+  for (int kc = 0; kc < s->nk; ++kc) s->rhs[s->na + kc] = 0.0;
+  if (!klu_solve(s->rsym, s->rnum, s->n_red, 1, s->rhs, &s->common)) return -2;
+  for (int j = 0; j < s->nv; ++j) {
+    if (s->kpos[j] >= 0) {
+      v[j] += s->rhs[s->na + s->kpos[j]];
+      continue;
+    }
+    double acc = 0.0;
+    for (int c = s->tp[j]; c < s->tp[j + 1]; ++c) {
+      const int kk = s->tk[c], row = s->rpos[s->grow[kk]];
+      if (row >= 0) acc += in->Gx[kk] * s->rhs[row];
+    }
+    v[j] += acc / s->wdiag[j];
+  }
   for (int i = 0; i < s->nc; ++i)
-    if (in->in_set[i]) P[i] += s->rhs[nv + i];
+    if (s->rpos[i] >= 0) P[i] += s->rhs[s->rpos[i]];
   return 0;
 }
 
@@ -436,7 +530,7 @@ int ns_solve(ns_solver *s, const ns_input *in, double *v, double *P, ns_result *
       if (s->ring[r] == h) cycled = 1;
     if (cycled) break;
     s->ring[nring++ % NS_CYCLE_MEMORY] = h;
-    int rc = kkt_solve(s, in, v, P);
+    int rc = active_solve(s, in, v, P);
     res->iterations = it;
     if (rc) break; /* singular: Gauss-Seidel may still find the impulses */
     int feasible = 1, changed = 0;
@@ -454,7 +548,7 @@ int ns_solve(ns_solver *s, const ns_input *in, double *v, double *P, ns_result *
       /* the regularisation limits the residual to about NS_EPS_REL D_ii P_i:
        * refine when that is what stands above the tolerance */
       for (int ref = 0; ref < 2 && res->residual > tolw && !changed; ++ref)
-        if (kkt_refine(s, in, v, P) == 0) res->residual = residual(s, in, v, P);
+        if (active_refine(s, in, v, P) == 0) res->residual = residual(s, in, v, P);
       if (res->residual <= tolw) {
         for (int i = 0; i < nc; ++i) res->positive += P[i] > 0.0;
         return 0;
