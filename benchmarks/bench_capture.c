@@ -42,7 +42,7 @@
  *   deepest active row below its surface (c / c_s < 0), so a long run
  *   shows where it is and a blow-up where it starts.
  *   --restart-step X: IDA's first step after an event as X times the last
- *   step (solver.restart_step; default 0, IDA's own estimate).
+ *   step (solver.restart_step; default 0: --restart decides, auto by default).
  *   --cpu-limit stops the run at the first output time (every DT, default
  *   0.05 s) after SEC CPU seconds; t_reached says how far it got.
  *   --dump-onestep DIR --dump-at T1,T2,...: moreau only; the one-step

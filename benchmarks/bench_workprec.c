@@ -45,7 +45,8 @@
  *          reference protocol as `net`; IDA+KLU+METIS order 3 (rtol 1e-3 ...
  *          1e-8; 41 x 41 to 1e-7) and default order (same ladder), order
  *          3 with solver.jac_reuse_cj 0 (rtol 1e-4, 1e-6, 1e-8), CVODE Adams
- *          (1e-4, 1e-6, 1e-8), RK4 (10 ms halving to 39 us; the RK4 ladder
+ *          (1e-4, 1e-6, 1e-8), arkode + KLU + METIS with tables esdirk547 and
+ *          esdirk43i6 (the same ladder as IDA), RK4 (10 ms halving to 39 us; the RK4 ladder
  *          stops at the first step whose max grid error is <= 1e-9 m: smaller
  *          steps only cost). IDA and Adams run every tolerance, each run
  *          stopped at the CPU limit (20 s; 41 x 41: 60 s), since the cost is
@@ -739,6 +740,12 @@ static void part_net(bench *b) {
 
 static const wp_method M_IDA_KLU_METIS_O3_R0 = {"ida-klu-metis-o3-reuse0", MBDAE_METHOD_IDA,
                                                 MBDAE_LINSOL_KLU, MBDAE_ORDERING_METIS, 0, 3};
+/* arkode on the DAE form through its completion (doc/arkode.md): the default
+ * table (esdirk547) and the internally stable esdirk43i6 (the scenario's) */
+static const wp_method M_ARKODE_KLU_METIS = {"arkode-klu-metis", MBDAE_METHOD_ARKODE,
+                                             MBDAE_LINSOL_KLU, MBDAE_ORDERING_METIS, 0, 0};
+static const wp_method M_ARKODE_I_KLU_METIS = {"arkode-esdirk43i6-klu-metis", MBDAE_METHOD_ARKODE,
+                                               MBDAE_LINSOL_KLU, MBDAE_ORDERING_METIS, 0, 0};
 
 /* A ladder as `ladder`, with the stopping rules of netxi (header comment):
  * RK4 stops at the first run with max grid error <= rk4_floor or a stable run
@@ -782,14 +789,21 @@ static void netxi_one(bench *b, int n, double xi, double w) {
   snprintf(name0, sizeof name0, "%s_reuse0", name);
   char *y = spin_yaml(n, w, xi, 2.0, 0.2, 0.2, 0.02);
   char *y0 = spin_yaml_solver(n, w, xi, 2.0, 0.2, 0.2, 0.02, ", jac_reuse_cj: 0.0");
-  mbdae_scenario s, s0;
-  int ok = y && y0 && load_text(name, y, &s) == 0;
+  char *yi = spin_yaml_solver(n, w, xi, 2.0, 0.2, 0.2, 0.02, ", arkode_table: esdirk43i6");
+  mbdae_scenario s, s0, si;
+  int ok = y && y0 && yi && load_text(name, y, &s) == 0;
   if (ok && load_text(name0, y0, &s0) != 0) {
     mbdae_scenario_free(&s);
     ok = 0;
   }
+  if (ok && load_text(name, yi, &si) != 0) {
+    mbdae_scenario_free(&s);
+    mbdae_scenario_free(&s0);
+    ok = 0;
+  }
   free(y);
   free(y0);
+  free(yi);
   if (!ok) return;
   say(b, "%s: xi %g, omega_n %g: constraint-mode eigenvalues %s\n", name, xi, w,
       xi > 1.0 ? "real, distinct" : xi == 1.0 ? "real, double" : "complex");
@@ -801,6 +815,7 @@ static void netxi_one(bench *b, int n, double xi, double w) {
   snprintf(refpath, sizeof refpath, "%s/%s.ref", b->out, name);
   wp_problem pb = {name, &s, sn_count, sn_extract, NULL, 3, NULL, NULL, 0};
   wp_problem pb0 = {name, &s0, sn_count, sn_extract, NULL, 3, NULL, NULL, 0};
+  wp_problem pbi = {name, &si, sn_count, sn_extract, NULL, 3, NULL, NULL, 0};
   double rtref = n <= 21 ? 1e-10 : 1e-9;
   wp_opts op;
   wp_opts_default(&op);
@@ -818,6 +833,7 @@ static void netxi_one(bench *b, int n, double xi, double w) {
     if (csv) fclose(csv);
     mbdae_scenario_free(&s);
     mbdae_scenario_free(&s0);
+    mbdae_scenario_free(&si);
     return;
   }
   say(b, "%s: reference = %s at %g: CPU %.4g s, %ld steps, %ld factorizations, %ld Newton "
@@ -834,31 +850,38 @@ static void netxi_one(bench *b, int n, double xi, double w) {
   static const double h[] = {1e-2,      5e-3,       2.5e-3,    1.25e-3,    6.25e-4,
                              3.125e-4,  1.5625e-4,  7.8125e-5, 3.90625e-5};
   enum { NH = sizeof h / sizeof h[0] };
-  static wp_result r_o3[6], r_def[6], r_r0[3], r_ad[3], r_rk[NH];
+  static wp_result r_o3[6], r_def[6], r_r0[3], r_ad[3], r_rk[NH], r_ak[6], r_ai[6];
   int nrt = n <= 21 ? 6 : 5;
   int n_o3 = ladder_xi(b, csv, &pb, &M_IDA_KLU_METIS_O3, rt, nrt, &op, 0.0, r_o3);
   int n_def = ladder_xi(b, csv, &pb, &M_IDA_KLU_METIS, rt, nrt, &op, 0.0, r_def);
   int n_r0 = ladder_xi(b, csv, &pb0, &M_IDA_KLU_METIS_O3_R0, rt3, b->quick ? 2 : 3, &op, 0.0,
                        r_r0);
   int n_ad = ladder_xi(b, csv, &pb, &M_ADAMS, rt3, b->quick ? 2 : 3, &op, 0.0, r_ad);
+  int n_ak = ladder_xi(b, csv, &pb, &M_ARKODE_KLU_METIS, rt, nrt, &op, 0.0, r_ak);
+  int n_ai = ladder_xi(b, csv, &pbi, &M_ARKODE_I_KLU_METIS, rt, nrt, &op, 0.0, r_ai);
   int n_rk = ladder_xi(b, csv, &pb, &M_RK4, h, NH, &op, 1e-9, r_rk);
   if (csv) fclose(csv);
-  ladder_set ls[5] = {{&M_IDA_KLU_METIS_O3, rt, 0, {{0}}, n_o3},
+  ladder_set ls[7] = {{&M_IDA_KLU_METIS_O3, rt, 0, {{0}}, n_o3},
                       {&M_IDA_KLU_METIS, rt, 0, {{0}}, n_def},
                       {&M_IDA_KLU_METIS_O3_R0, rt3, 0, {{0}}, n_r0},
                       {&M_ADAMS, rt3, 0, {{0}}, n_ad},
+                      {&M_ARKODE_KLU_METIS, rt, 0, {{0}}, n_ak},
+                      {&M_ARKODE_I_KLU_METIS, rt, 0, {{0}}, n_ai},
                       {&M_RK4, h, 0, {{0}}, n_rk}};
   memcpy(ls[0].r, r_o3, (size_t)n_o3 * sizeof *r_o3);
   memcpy(ls[1].r, r_def, (size_t)n_def * sizeof *r_def);
   memcpy(ls[2].r, r_r0, (size_t)n_r0 * sizeof *r_r0);
   memcpy(ls[3].r, r_ad, (size_t)n_ad * sizeof *r_ad);
-  memcpy(ls[4].r, r_rk, (size_t)n_rk * sizeof *r_rk);
-  agreement(b, name, ls, 5, n <= 21 ? "ida-klu-metis-o3 1e-10" : "ida-klu-metis-o3 1e-9");
+  memcpy(ls[4].r, r_ak, (size_t)n_ak * sizeof *r_ak);
+  memcpy(ls[5].r, r_ai, (size_t)n_ai * sizeof *r_ai);
+  memcpy(ls[6].r, r_rk, (size_t)n_rk * sizeof *r_rk);
+  agreement(b, name, ls, 7, n <= 21 ? "ida-klu-metis-o3 1e-10" : "ida-klu-metis-o3 1e-9");
   for (double tg = 1e-4; tg >= 1e-7; tg /= 10.0)
-    for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < 6; ++i)
       compare_at(b, name, tg, ls[i].m->label, ls[i].r, ls[i].n, "rk4", r_rk, n_rk);
   mbdae_scenario_free(&s);
   mbdae_scenario_free(&s0);
+  mbdae_scenario_free(&si);
 }
 
 static void part_netxi(bench *b) {

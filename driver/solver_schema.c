@@ -61,7 +61,7 @@ const mbdae_param_spec mbdae_solver_specs[] = {
    "solver.restart decides)"},
   {"restart", MBDAE_PARAM_ENUM, OFF(restart_policy), 0, 0, 0, 0, 0, restart_names, 0, "",
    "implicit methods, restart_step 0: first step after an event of the same local error as "
-   "the last (auto) or the integrator's own (solver)"},
+   "the last (auto), bounded by the next output time, or the integrator's own (solver)"},
   {"suppress_alg", MBDAE_PARAM_BOOL, OFF(suppress_alg), 0, 0, 0, 1, 0, NULL, 0, "",
    "IDA: exclude algebraic variables from the error test"},
   {"max_events", MBDAE_PARAM_INT, OFF(max_events), 0, 0, 0, INT_MAX, 0, NULL, 0, "",

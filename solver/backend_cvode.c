@@ -26,6 +26,9 @@ typedef struct cvode_backend {
   SUNNonlinearSolver NLS;
   mbdae_stats acc;
   long nst_seen;   /* steps already reported to the engine since the last re-init */
+  double h0;       /* the engine's first step after the last re-init (0: CVODE's) */
+  N_Vector y_r;    /* the state of the last re-init with h0 > 0, at t_r */
+  double t_r;
 } cvode_backend;
 
 /* Report steps taken since the last look (called from the right-hand side,
@@ -121,6 +124,8 @@ static void cv_describe_failure(mbdae_engine *e, int flag) {
            ncf, netf, e->sundials_msg);
 }
 
+static int cv_restart(mbdae_engine *e, double h0);
+
 static int cv_advance(mbdae_engine *e, double tout, int *root) {
   cvode_backend *b = e->backend;
   realtype tret = e->t;
@@ -129,6 +134,20 @@ static int cv_advance(mbdae_engine *e, double tout, int *root) {
   int flag = CVode(b->mem, tout, b->y, &tret, CV_NORMAL);
   e->t = tret;
   cv_probe(e);
+  long nst = 0;
+  if ((flag == CV_ERR_FAILURE || flag == CV_CONV_FAILURE) && b->h0 > 0.0 && !e->nonfinite[0] &&
+      CVodeGetNumSteps(b->mem, &nst) == CV_SUCCESS && nst == 0) {
+    /* the engine's restart step failed before any step was taken (the state
+     * is the restart's): once more from CVODE's own initial-step estimate */
+    N_VScale(1.0, b->y_r, b->y);
+    e->t = b->t_r;
+    int rc = cv_restart(e, 0.0);
+    if (rc != MBDAE_OK) return rc;
+    tret = e->t;
+    flag = CVode(b->mem, tout, b->y, &tret, CV_NORMAL);
+    e->t = tret;
+    cv_probe(e);
+  }
   if (flag == CV_ROOT_RETURN) {
     *root = 1;
     return MBDAE_OK;
@@ -164,18 +183,27 @@ static void cv_harvest(cvode_backend *b, mbdae_stats *s) {
   if (CVodeGetLastStep(b->mem, &h) == 0 && h != 0) s->last_step = h;
 }
 
-static int cv_reinit(mbdae_engine *e) {
+static int cv_restart(mbdae_engine *e, double h0) {
   cvode_backend *b = e->backend;
   cv_probe(e);
   cv_harvest(b, &b->acc);
   CV_CHECK(CVodeReInit(b->mem, e->t, b->y));
   b->nst_seen = 0;
-  /* CVODE restarts at order 1 (BDF and Adams): the engine's restart step
-   * (doc/engine.md, "Restarts"; 0 keeps CVODE's estimate) */
-  CV_CHECK(CVodeSetInitStep(b->mem, mbdae_engine_restart_step(e, 1)));
+  b->h0 = h0;
+  if (h0 > 0.0) {
+    if (!b->y_r) b->y_r = N_VClone(b->y);
+    if (!b->y_r) return MBDAE_ERR_MEMORY;
+    N_VScale(1.0, b->y, b->y_r);
+    b->t_r = e->t;
+  }
+  CV_CHECK(CVodeSetInitStep(b->mem, h0));
   CV_CHECK(CVodeSetStopTime(b->mem, e->o->t_end));
   return MBDAE_OK;
 }
+
+/* CVODE restarts at order 1 (BDF and Adams): the engine's restart step
+ * (doc/engine.md, "Restarts"; 0 keeps CVODE's estimate) */
+static int cv_reinit(mbdae_engine *e) { return cv_restart(e, mbdae_engine_restart_step(e, 1)); }
 
 static void cv_stats(mbdae_engine *e, mbdae_stats *s) {
   cvode_backend *b = e->backend;
@@ -193,6 +221,7 @@ static void cv_destroy(mbdae_engine *e) {
   if (b->NLS) SUNNonlinSolFree(b->NLS);
   if (b->A) SUNMatDestroy(b->A);
   if (b->y) N_VDestroy(b->y);
+  if (b->y_r) N_VDestroy(b->y_r);
   if (b->atol) N_VDestroy(b->atol);
   if (b->ctx) SUNContext_Free(&b->ctx);
   free(b);

@@ -27,6 +27,9 @@ typedef struct ida_backend {
   SUNLinearSolver LS;
   mbdae_stats acc; /* totals of earlier re-inits (IDAReInit zeroes counters) */
   long nst_seen;   /* steps already reported to the engine since the last re-init */
+  double h0;       /* the engine's first step after the last re-init (0: IDA's) */
+  N_Vector y_r, yp_r; /* the state of the last re-init with h0 > 0 */
+  double t_r;
 } ida_backend;
 
 /* Report steps taken since the last look, with the order and size of the
@@ -168,6 +171,8 @@ static void ida_describe_failure(mbdae_engine *e, int flag) {
            ncf, netf, e->sundials_msg);
 }
 
+static int ida_restart(mbdae_engine *e, double h0);
+
 static int ida_advance(mbdae_engine *e, double tout, int *root) {
   ida_backend *b = e->backend;
   realtype tret = e->t;
@@ -183,6 +188,21 @@ static int ida_advance(mbdae_engine *e, double tout, int *root) {
   int flag = IDASolve(b->mem, tout, &tret, b->y, b->yp, IDA_NORMAL);
   e->t = tret;
   ida_probe(e);
+  long nst = 0;
+  if ((flag == IDA_ERR_FAIL || flag == IDA_CONV_FAIL) && b->h0 > 0.0 && !e->nonfinite[0] &&
+      IDAGetNumSteps(b->mem, &nst) == IDA_SUCCESS && nst == 0) {
+    /* the engine's restart step failed before any step was taken (the state
+     * is the restart's): once more from IDA's own initial-step estimate */
+    N_VScale(1.0, b->y_r, b->y);
+    N_VScale(1.0, b->yp_r, b->yp);
+    e->t = b->t_r;
+    int rc = ida_restart(e, 0.0);
+    if (rc != MBDAE_OK) return rc;
+    tret = e->t;
+    flag = IDASolve(b->mem, tout, &tret, b->y, b->yp, IDA_NORMAL);
+    e->t = tret;
+    ida_probe(e);
+  }
   if (flag == IDA_ROOT_RETURN) {
     *root = 1;
     return MBDAE_OK;
@@ -224,20 +244,31 @@ static void ida_harvest(ida_backend *b, mbdae_stats *s) {
   if (IDAGetLastStep(b->mem, &h) == 0 && h != 0) s->last_step = h;
 }
 
-static int ida_reinit(mbdae_engine *e) {
+static int ida_restart(mbdae_engine *e, double h0) {
   ida_backend *b = e->backend;
   ida_probe(e);
   ida_harvest(b, &b->acc);
   IDA_CHECK(IDAReInit(b->mem, e->t, b->y, b->yp));
   b->nst_seen = 0;
-  /* IDA's own first step after IDAReInit is tiny (h0 from ||y'||, ~1e-11 s
-   * on the capture) and it climbs back through order 1 by doubling; the
-   * engine's restart step starts order 1 at the pace of the last step
-   * (doc/engine.md, "Restarts"; 0 keeps IDA's estimate) */
-  IDA_CHECK(IDASetInitStep(b->mem, mbdae_engine_restart_step(e, 1)));
+  b->h0 = h0;
+  if (h0 > 0.0) {
+    if (!b->y_r) b->y_r = N_VClone(b->y);
+    if (!b->yp_r) b->yp_r = N_VClone(b->y);
+    if (!b->y_r || !b->yp_r) return MBDAE_ERR_MEMORY;
+    N_VScale(1.0, b->y, b->y_r);
+    N_VScale(1.0, b->yp, b->yp_r);
+    b->t_r = e->t;
+  }
+  IDA_CHECK(IDASetInitStep(b->mem, h0));
   IDA_CHECK(IDASetStopTime(b->mem, e->o->t_end));
   return MBDAE_OK;
 }
+
+/* IDA's own first step after IDAReInit is tiny (h0 from ||y'||, ~1e-11 s
+ * on the capture) and it climbs back through order 1 by doubling; the
+ * engine's restart step starts order 1 at the pace of the last step
+ * (doc/engine.md, "Restarts"; 0 keeps IDA's estimate) */
+static int ida_reinit(mbdae_engine *e) { return ida_restart(e, mbdae_engine_restart_step(e, 1)); }
 
 static int ida_calcic(mbdae_engine *e) {
   ida_backend *b = e->backend;
@@ -273,6 +304,8 @@ static void ida_destroy(mbdae_engine *e) {
   if (b->A) SUNMatDestroy(b->A);
   if (b->y) N_VDestroy(b->y);
   if (b->yp) N_VDestroy(b->yp);
+  if (b->y_r) N_VDestroy(b->y_r);
+  if (b->yp_r) N_VDestroy(b->yp_r);
   if (b->id) N_VDestroy(b->id);
   if (b->atol) N_VDestroy(b->atol);
   if (b->ctx) SUNContext_Free(&b->ctx);

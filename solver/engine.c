@@ -42,7 +42,7 @@ void mbdae_options_default(mbdae_options *o) {
   o->projection = 0;
   o->projection_tol = 1e-10;
   o->arkode_table = MBDAE_ARKODE_ESDIRK547;
-  o->restart_policy = MBDAE_RESTART_SOLVER;
+  o->restart_policy = MBDAE_RESTART_AUTO;
 }
 
 static const char *const method_names[] = {"ida", "cvode-bdf", "cvode-adams", "rk4",
@@ -434,6 +434,7 @@ static int run_loop(mbdae_engine *e, mbdae_stats *stats) {
     double tout = grid + (double)k * o->dt_out;
     if (tout > o->t_end || o->t_end - tout < 1e-12 * span) tout = o->t_end;
     int root = 0;
+    e->tout = tout;
     rc = e->ops->advance(e, tout, &root);
     if (e->interrupted || (o->interrupt && *o->interrupt)) {
       /* the backend's state is its last accepted step's */

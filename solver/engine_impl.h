@@ -74,6 +74,7 @@ struct mbdae_engine {
   int last_order;            /* its order */
   double ramp_h;             /* > 0 after a restart: steps below it are ramp steps */
   double ramp_prev;          /* the last ramp step (0: none yet) */
+  double tout;               /* the output time the run is advancing to */
   void (*step_probe)(mbdae_engine *e); /* a backend's check for newly taken steps */
 };
 

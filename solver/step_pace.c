@@ -39,13 +39,25 @@ void mbdae_engine_note_restart(mbdae_engine *e) {
  * h rtol^(1/(p+1)) / rtol^(1/(q+1)). BDF restarts at p = 1 (x = rtol^(1/2 -
  * 1/(q+1)): 1 after an order-1 step, 0.03 after order 3 at rtol 1e-6); a
  * one-step method keeps its order, p = q, and its pace (x = 1). */
-double mbdae_engine_restart_step(const mbdae_engine *e, int p) {
+static double restart_fraction(const mbdae_engine *e, int p) {
   const mbdae_options *o = e->o;
-  if (!(e->last_h > 0.0)) return 0.0;
-  if (o->restart_step > 0.0) return o->restart_step * e->last_h;
+  if (o->restart_step > 0.0) return o->restart_step;
   if (o->restart_policy != MBDAE_RESTART_AUTO) return 0.0;
   int q = e->last_order > 0 ? e->last_order : 1;
   if (p < 1) p = 1;
   double x = pow(o->rtol, 1.0 / (p + 1) - 1.0 / (q + 1));
-  return (x < 1.0 ? x : 1.0) * e->last_h;
+  return x < 1.0 ? x : 1.0;
+}
+
+/* That fraction of the last step; a restart at order 1 (BDF) is bounded by
+ * the distance to the output time the run is heading for: an event just
+ * before an output does not start with a step reaching far past it (the
+ * output would be interpolated linearly over it). A one-step method keeps
+ * its order and its dense output: its step is not cut. */
+double mbdae_engine_restart_step(const mbdae_engine *e, int p) {
+  if (!(e->last_h > 0.0)) return 0.0;
+  double h = restart_fraction(e, p) * e->last_h;
+  double left = e->tout - e->t;
+  if (p <= 1 && h > 0.0 && left > 0.0 && h > left) h = left;
+  return h;
 }

@@ -202,6 +202,7 @@ static int run_ball_ida(double restart_step, ball *b, mbdae_stats *st) {
   o.rtol = 1e-10;
   o.atol = 1e-12;
   o.restart_step = restart_step;
+  o.restart_policy = MBDAE_RESTART_SOLVER; /* restart_step 0: IDA's own h0 */
   double y[2] = {1.0, 0.0}, yp[2] = {0.0, -b->g};
   char msg[512];
   int rc = mbdae_run(p, &o, y, yp, st, msg, sizeof msg);
@@ -231,6 +232,43 @@ static void test_restart_step(void) {
   CU_ASSERT(worst0 <= 1e-8);
   CU_ASSERT(worst1 <= 1e-8);
   CU_ASSERT(s1.steps < s0.steps);
+}
+
+/* The first step after an event (doc/engine.md, "Restarts"): restart_step x
+ * gives x h; restart: auto after an order-3 step at rtol 1e-6 restarting at
+ * order 1 gives rtol^(1/2 - 1/4) h = 10^-1.5 h, at order 3 h itself; an
+ * order-1 restart is cut to the distance to the output time the run is
+ * heading for, a one-step method's (order kept) is not. */
+static void test_restart_step_rule(void) {
+  mbdae_options o;
+  mbdae_options_default(&o);
+  CU_ASSERT_EQUAL(o.restart_policy, MBDAE_RESTART_AUTO);
+  o.rtol = 1e-6;
+  mbdae_engine e;
+  memset(&e, 0, sizeof e);
+  e.o = &o;
+  e.last_h = 0.1;
+  e.last_order = 3;
+  e.t = 1.0;
+  e.tout = 2.0;
+  MBDAE_ASSERT_REL(mbdae_engine_restart_step(&e, 1), 0.1 * pow(10.0, -1.5), 1e-12);
+  MBDAE_ASSERT_REL(mbdae_engine_restart_step(&e, 3), 0.1, 1e-12);
+  e.tout = 1.02;
+  MBDAE_ASSERT_REL(mbdae_engine_restart_step(&e, 3), 0.1, 1e-12);
+  e.last_order = 1; /* order 1 -> order 1: x = 1, cut to the output */
+  MBDAE_ASSERT_REL(mbdae_engine_restart_step(&e, 1), 0.02, 1e-12);
+  e.last_order = 3;
+  MBDAE_ASSERT_REL(mbdae_engine_restart_step(&e, 1), 0.1 * pow(10.0, -1.5), 1e-12);
+  o.restart_step = 0.5;
+  MBDAE_ASSERT_REL(mbdae_engine_restart_step(&e, 1), 0.02, 1e-12);
+  e.tout = 3.0;
+  MBDAE_ASSERT_REL(mbdae_engine_restart_step(&e, 1), 0.05, 1e-12);
+  o.restart_step = 0.0;
+  o.restart_policy = MBDAE_RESTART_SOLVER;
+  CU_ASSERT_EQUAL(mbdae_engine_restart_step(&e, 1), 0.0);
+  e.last_h = 0.0; /* no step yet: the integrator's own estimate */
+  o.restart_policy = MBDAE_RESTART_AUTO;
+  CU_ASSERT_EQUAL(mbdae_engine_restart_step(&e, 1), 0.0);
 }
 
 /* ---- METIS places multipliers after their neighbours -------------------- */
@@ -287,6 +325,7 @@ int main(void) {
     {"RK4 locates a root in a few partial steps", test_rk4_location_cost},
     {"Jacobian reuse: fewer factorisations, same accuracy", test_jacobian_reuse},
     {"IDA restart step: fewer steps per event, same impact times", test_restart_step},
+    {"restart step rule: fraction, auto, bounded by the next output", test_restart_step_rule},
     {"METIS ordering delays multipliers past their neighbours", test_metis_delays_multipliers},
     {NULL, NULL},
   };
