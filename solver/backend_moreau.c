@@ -27,6 +27,7 @@
 #include "engine_impl.h"
 #include "mbdae/status.h"
 #include "mechanics_impl.h"
+#include "friction.h"
 #include "nonsmooth.h"
 
 typedef struct moreau_backend {
@@ -44,6 +45,12 @@ typedef struct moreau_backend {
   double *f0, *f1, *r, *gap, *gx, *gxp, *U, *b, *P, *vnew, *qnew, *dv, *mdv;
   unsigned char *in_set;
   ns_solver *ns;
+  /* Coulomb friction (mechanics.h): its solver, T at the predicted end, Pt */
+  fc_solver *fc;
+  double *tx, *Pt;
+  /* whether ns and fc have each factorised the current W (a step may hand
+   * W to either; a constant W is handed over once to each) */
+  int ns_w_seen, fc_w_seen;
   double kinetic, potential;  /* at t */
   /* statistics */
   long steps, force_evals, iters, fallbacks, set_max;
@@ -141,9 +148,10 @@ static void moreau_destroy(mbdae_engine *e) {
   moreau_backend *b = e->backend;
   if (!b) return;
   ns_free(&b->ns);
+  fc_free(&b->fc);
   double *arrays[] = {b->q, b->v, b->q_prev, b->v_prev, b->vth, b->mx, b->f0, b->f1,
                       b->r, b->gap, b->gx, b->gxp, b->U, b->b, b->P, b->vnew, b->qnew,
-                      b->dv, b->mdv};
+                      b->dv, b->mdv, b->tx, b->Pt};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) free(arrays[i]);
   free(b->in_set);
   free(b);
@@ -206,6 +214,17 @@ static int moreau_create(mbdae_engine *e) {
     snprintf(e->msg, sizeof e->msg, "moreau: %s", why);
     return MBDAE_ERR_MEMORY;
   }
+  if (m->nf > 0) {
+    b->tx = calloc((size_t)m->t_nnz, sizeof(double));
+    b->Pt = calloc(2 * (size_t)m->nf, sizeof(double));
+    if (!b->tx || !b->Pt) return MBDAE_ERR_MEMORY;
+    b->fc = fc_create(b->nv, m->m_colptr, m->m_rowind, b->nc, b->nu, m->g_rowptr, m->g_colind,
+                      m->nf, m->f_rows, m->mu, m->t_rowptr, m->t_colind, why, sizeof why);
+    if (!b->fc) {
+      snprintf(e->msg, sizeof e->msg, "moreau: %s", why);
+      return MBDAE_ERR_MEMORY;
+    }
+  }
   return moreau_reinit(e);
 }
 
@@ -236,12 +255,13 @@ static int project(mbdae_engine *e, double *viol) {
       b->b[i] = b->gap[i];
       b->U[i] = 0.0; /* the multipliers, cold */
     }
-    ns_input in = {.Wx = b->mx, .w_changed = 0, .Gx = b->gx, .r = b->r, .b = b->b,
-                   .in_set = b->in_set, .tol = o->nonsmooth_tol,
+    ns_input in = {.Wx = b->mx, .w_changed = !b->ns_w_seen, .Gx = b->gx, .r = b->r,
+                   .b = b->b, .in_set = b->in_set, .tol = o->nonsmooth_tol,
                    .max_iter = o->nonsmooth_max_iter};
     ns_result res;
     char why[512] = "";
     int rc = ns_solve(b->ns, &in, b->dv, b->U, &res, why, sizeof why);
+    b->ns_w_seen = 1;
     if (rc) {
       snprintf(e->msg, sizeof e->msg, "moreau: position projection at t=%.12g: %s", b->t, why);
       return MBDAE_ERR_SOLVER;
@@ -319,14 +339,36 @@ static int moreau_step(mbdae_engine *e, double h, double t_next) {
     if ((rc = nonfinite(e, "constraint Jacobian", b->gxp, (int)m->g_nnz, t_next))) return rc;
     Gx = b->gxp;
   }
-  ns_input in = {.Wx = b->mx, .w_changed = !m->m_constant || b->steps == 0, .Gx = Gx,
-                 .r = b->r, .b = b->b, .in_set = b->in_set, .tol = o->nonsmooth_tol,
-                 .max_iter = o->nonsmooth_max_iter};
+  /* friction: when a frictional contact is in the set, the friction solver
+   * takes the whole problem, T at the predicted end as Gp */
+  int friction = 0;
+  for (int k = 0; k < m->nf && !friction; ++k) friction = b->in_set[m->f_rows[k]];
+  if (m->nf > 0 && !friction) memset(b->Pt, 0, 2 * (size_t)m->nf * sizeof *b->Pt);
+  if (friction) {
+    rc = m->tangents(t_next, b->qnew, b->tx, ud);
+    if (rc) return callback_failed(e, "tangent Jacobian", t_next, rc);
+    if ((rc = nonfinite(e, "tangent Jacobian", b->tx, (int)m->t_nnz, t_next))) return rc;
+  }
+  const int w_changed = !m->m_constant || b->steps == 0;
+  if (w_changed) b->ns_w_seen = b->fc_w_seen = 0;
   ns_result res;
   char why[512] = "";
-  rc = ns_solve(b->ns, &in, b->vnew, b->P, &res, why, sizeof why);
-  b->iters += res.iterations;
-  if (res.sweeps > 0) b->fallbacks++;
+  if (friction) {
+    fc_input fin = {.Wx = b->mx, .w_changed = !b->fc_w_seen, .Gx = Gx, .Tx = b->tx, .r = b->r,
+                    .b = b->b, .in_set = b->in_set, .tol = o->nonsmooth_tol,
+                    .max_sweeps = NS_FRICTION_SWEEPS};
+    rc = fc_solve(b->fc, &fin, b->vnew, b->P, b->Pt, &res, why, sizeof why);
+    b->fc_w_seen = rc != -2;
+    b->iters += res.sweeps;
+  } else {
+    ns_input in = {.Wx = b->mx, .w_changed = !b->ns_w_seen, .Gx = Gx, .r = b->r, .b = b->b,
+                   .in_set = b->in_set, .tol = o->nonsmooth_tol,
+                   .max_iter = o->nonsmooth_max_iter};
+    rc = ns_solve(b->ns, &in, b->vnew, b->P, &res, why, sizeof why);
+    b->ns_w_seen = 1;
+    b->iters += res.iterations;
+    if (res.sweeps > 0) b->fallbacks++;
+  }
   if (rc) {
     snprintf(e->msg, sizeof e->msg, "moreau: at t=%.12g (step %ld, h=%.3g): %s", t_next,
              b->steps + 1, h, why);
@@ -348,6 +390,13 @@ static int moreau_step(mbdae_engine *e, double h, double t_next) {
     for (mbdae_index k = m->g_rowptr[i]; k < m->g_rowptr[i + 1]; ++k)
       Up += Gx[k] * b->vth[m->g_colind[k]];
     work_imp += b->P[i] * Up;
+  }
+  for (int r = 0; friction && r < 2 * m->nf; ++r) {
+    if (b->Pt[r] == 0.0) continue;
+    double Ut = 0.0;
+    for (mbdae_index k = m->t_rowptr[r]; k < m->t_rowptr[r + 1]; ++k)
+      Ut += b->tx[k] * b->vth[m->t_colind[k]];
+    work_imp += b->Pt[r] * Ut;
   }
   mass_mult(b, b->dv, b->mdv);
   double diss = (th - 0.5) * dot(b->dv, b->mdv, nv);

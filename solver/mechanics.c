@@ -1,6 +1,8 @@
 /* mechanics.c - declaring and validating a problem's second-order form
  * (mbdae/mechanics.h): layout of q and v in y, mass pattern, forces,
- * constraint pattern and restitution, potential, impulse observer. */
+ * constraint pattern and restitution, Coulomb friction at contacts, potential,
+ * impulse observer. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +20,10 @@ void mbdae_mechanics_free(mbdae_mechanics **m) {
   free(k->g_rowptr);
   free(k->g_colind);
   free(k->restitution);
+  free(k->f_rows);
+  free(k->mu);
+  free(k->t_rowptr);
+  free(k->t_colind);
   free(k);
   *m = NULL;
 }
@@ -158,11 +164,56 @@ int mbdae_problem_set_constraints(mbdae_problem *p, int nu, int nb,
   }
   free(m->restitution);
   m->restitution = e;
+  /* friction refers to the rows: declared again after new constraints */
+  free(m->f_rows), free(m->mu), free(m->t_rowptr), free(m->t_colind);
+  m->f_rows = NULL, m->mu = NULL, m->t_rowptr = NULL, m->t_colind = NULL;
+  m->nf = 0;
+  m->t_nnz = 0;
+  m->tangents = NULL;
   m->nu = nu;
   m->nb = nb;
   m->g_nnz = nnz;
   m->gap = g;
   m->gap_jac = G;
+  return MBDAE_OK;
+}
+
+int mbdae_problem_set_friction(mbdae_problem *p, int nf, const int *normal_rows,
+                               const double *mu, mbdae_index nnz, const mbdae_index *rowptr,
+                               const mbdae_index *colind, mbdae_gap_jacobian_fn T) {
+  if (!p || !p->mech || !p->mech->gap || nf <= 0 || !normal_rows || !mu || !T)
+    return MBDAE_ERR_ARGUMENT;
+  mbdae_mechanics *m = p->mech;
+  if (nf > m->nu || !pattern_ok(2 * (mbdae_index)nf, m->nv, nnz, rowptr, colind, 0))
+    return MBDAE_ERR_ARGUMENT;
+  unsigned char *seen = calloc((size_t)m->nu, 1);
+  int *rows = malloc((size_t)nf * sizeof *rows);
+  double *mus = malloc((size_t)nf * sizeof *mus);
+  int rc = seen && rows && mus ? MBDAE_OK : MBDAE_ERR_MEMORY;
+  for (int k = 0; !rc && k < nf; ++k) {
+    if (normal_rows[k] < 0 || normal_rows[k] >= m->nu || seen[normal_rows[k]] ||
+        !(mu[k] >= 0.0 && isfinite(mu[k])))
+      rc = MBDAE_ERR_ARGUMENT;
+    else
+      seen[normal_rows[k]] = 1;
+  }
+  free(seen);
+  mbdae_index *tp = NULL, *ti = NULL;
+  if (!rc) rc = copy_pattern(2 * (mbdae_index)nf, nnz, rowptr, colind, &tp, &ti);
+  if (rc) {
+    free(rows), free(mus);
+    return rc;
+  }
+  memcpy(rows, normal_rows, (size_t)nf * sizeof *rows);
+  memcpy(mus, mu, (size_t)nf * sizeof *mus);
+  free(m->f_rows), free(m->mu), free(m->t_rowptr), free(m->t_colind);
+  m->f_rows = rows;
+  m->mu = mus;
+  m->t_rowptr = tp;
+  m->t_colind = ti;
+  m->t_nnz = nnz;
+  m->nf = nf;
+  m->tangents = T;
   return MBDAE_OK;
 }
 

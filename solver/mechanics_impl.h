@@ -23,6 +23,13 @@ typedef struct mbdae_mechanics {
   mbdae_gap_fn gap;
   mbdae_gap_jacobian_fn gap_jac;
   double *restitution;         /* nu */
+  /* Coulomb friction: nf contacts on unilateral rows f_rows, T (2 nf) x nv CSR */
+  int nf;
+  int *f_rows;
+  double *mu;
+  mbdae_index t_nnz;
+  mbdae_index *t_rowptr, *t_colind;
+  mbdae_gap_jacobian_fn tangents;
   mbdae_potential_fn potential;
   mbdae_impulse_fn impulses;
 } mbdae_mechanics;

@@ -7,7 +7,8 @@
  *
  *     q' = T(q) v,      M(q) v' = f(t, q, v) + G(q)^T lambda
  *     unilateral rows i <  nu:  g_i(q) >= 0,  0 <= lambda_i  complementary,
- *                               Newton's impact law with restitution e_i
+ *                               Newton's impact law with restitution e_i,
+ *                               optionally Coulomb friction (T(q)^T lambda_t)
  *     bilateral rows  i >= nu:  g_i(q) = 0
  *
  * The Moreau-Jean backend (solver/backend_moreau.c) integrates this form with
@@ -138,6 +139,35 @@ MBDAE_EXPORT int mbdae_problem_set_potential(mbdae_problem *p, mbdae_potential_f
  * @param f called after every step of the moreau backend
  * @return MBDAE_OK or MBDAE_ERR_ARGUMENT */
 MBDAE_EXPORT int mbdae_problem_set_impulse_observer(mbdae_problem *p, mbdae_impulse_fn f);
+
+/** @brief Declare Coulomb friction at nf contacts (optional; after
+ *         mbdae_problem_set_constraints()).
+ *
+ * Contact k is the unilateral row normal_rows[k] with friction coefficient
+ * mu[k] and the rows 2k and 2k + 1 of a tangent Jacobian T(q) (2 nf x nv,
+ * fixed CSR pattern): T_2k v and T_2k+1 v are the sliding velocity of the
+ * contact along two orthonormal directions of its tangent plane, so that
+ * |(T_2k v, T_2k+1 v)| is the sliding speed (the cone is isotropic). While
+ * the normal row is in a step's index set, the step's impulses satisfy
+ * Coulomb's law at the end velocity: |P_t| <= mu P_n, the contact sticks
+ * (T v = 0) below the cone's surface and slides against P_t on it; outside
+ * the set P_t = 0 (doc/moreau.md, "Friction").
+ * @param p           the problem (after mbdae_problem_set_constraints())
+ * @param nf          number of frictional contacts (> 0)
+ * @param normal_rows nf distinct unilateral rows (< nu) (copied)
+ * @param mu          nf friction coefficients, finite and >= 0 (copied)
+ * @param nnz         structural non-zeros of T
+ * @param rowptr      2 nf + 1 row starts of T (CSR)
+ * @param colind      nnz velocity indices, increasing within each row
+ * @param T           values of T on the pattern (the signature of G's)
+ * @return MBDAE_OK, MBDAE_ERR_ARGUMENT (no constraints yet, sizes, a row that
+ *         is not unilateral or repeats, mu, an invalid pattern) or
+ *         MBDAE_ERR_MEMORY */
+MBDAE_EXPORT int mbdae_problem_set_friction(mbdae_problem *p, int nf, const int *normal_rows,
+                                            const double *mu, mbdae_index nnz,
+                                            const mbdae_index *rowptr,
+                                            const mbdae_index *colind,
+                                            mbdae_gap_jacobian_fn T);
 
 /** @brief Whether the problem declares the mechanical form method moreau
  *         needs (positions and velocities, mass, forces).
