@@ -110,6 +110,11 @@ static void walk(ck_io *io, mbdae_checkpoint *cp) {
   if (io->reading && !io->failed && memcmp(got, sizes, sizeof got) != 0) io->failed = 3;
 
   string(io, &cp->scenario_name);
+  /* the name is quoted in one-line messages (file:line: key): a control
+   * character in it is a tampered checkpoint, not a path mbdae run wrote */
+  if (io->reading && !io->failed)
+    for (const unsigned char *c = (const unsigned char *)cp->scenario_name; *c; ++c)
+      if (*c < 0x20 || *c == 0x7f) io->failed = 2;
   string(io, &cp->scenario_text);
   count_int(io, &cp->nsets, 1 << 20);
   if (io->reading && !io->failed && cp->nsets > 0) {

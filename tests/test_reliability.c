@@ -242,6 +242,15 @@ static void t_mask(mbdae_checkpoint *cp) { if (cp->nroots) cp->masks[0].dir = 7;
 static void t_window(mbdae_checkpoint *cp) { cp->window[0] = INFINITY; }
 static void t_length(mbdae_checkpoint *cp) { cp->file_length[0] = -5; }
 static void t_time(mbdae_checkpoint *cp) { cp->t = 1e300; }
+/* a newline in the stored name broke the one-line messages that quote it
+ * (found by fuzz_checkpoint) */
+static void t_name(mbdae_checkpoint *cp) {
+  char *name = malloc(16);
+  if (!name) return;
+  strcpy(name, "/tmp/\nx.yaml");
+  free(cp->scenario_name);
+  cp->scenario_name = name;
+}
 
 /* Checkpoints edited with a recomputed checksum (read, changed, written
  * back by the driver's own writer): heap overflows and SIGSEGV before
@@ -252,6 +261,7 @@ static void test_tampered_checkpoints(void) {
     {t_events, "impossible event"}, {t_segment, "segment"},
     {t_state, "rejected the state"}, {t_nan, "non-finite state"}, {t_mask, "root mask"},
     {t_window, "Zeno window"}, {t_length, "output file record"}, {t_time, "outside [t0"},
+    {t_name, "corrupt (inconsistent contents)"},
   };
   static const char *const scen[][3] = {{"capture_demo.yaml", "0.2", "40"},
                                         {"ravine_case_6_3.yaml", "1", "5"},
