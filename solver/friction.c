@@ -10,6 +10,7 @@
 #include <klu.h>
 
 #include "friction.h"
+#include "mass_factor.h"
 
 /* Largest dense W^-1 H^T (doubles) when W is not diagonal. */
 #define FC_DENSE_MAX 50000000u
@@ -374,23 +375,9 @@ int fc_solve(fc_solver *s, const fc_input *in, double *v, double *P, double *Pt,
   memset(res, 0, sizeof *res);
   if (in->w_changed || !s->w_ready) {
     s->w_ready = 0;
-    for (int j = 0; j < nv; ++j) s->wdiag[j] = in->Wx[s->wdpos[j]];
-    if (!s->w_diag) {
-      if (s->wnum) klu_free_numeric(&s->wnum, &s->common);
-      s->wnum = klu_factor(s->wp, s->wi, (double *)in->Wx, s->wsym, &s->common);
-      if (!s->wnum || s->common.status != KLU_OK) {
-        snprintf(msg, msglen, "the mass (iteration) matrix is singular (KLU status %d)",
-                 s->common.status);
-        return -2;
-      }
-    } else {
-      for (int j = 0; j < nv; ++j)
-        if (!(s->wdiag[j] > 0.0)) {
-          snprintf(msg, msglen, "mass matrix entry (%d, %d) is %g, not positive", j, j,
-                   s->wdiag[j]);
-          return -2;
-        }
-    }
+    if (ns_mass_factor(nv, s->w_diag, s->wp, s->wi, s->wdpos, in->Wx, s->wsym, &s->wnum,
+                       &s->common, s->wdiag, msg, msglen))
+      return -2;
     s->w_ready = 1;
   }
   memcpy(s->vfree, in->r, (size_t)nv * sizeof *s->vfree);

@@ -29,6 +29,7 @@
 #include <klu.h>
 
 #include "nonsmooth.h"
+#include "mass_factor.h"
 
 /* Active sets remembered to detect a cycling iteration. */
 #define NS_CYCLE_MEMORY 16
@@ -455,23 +456,9 @@ int ns_solve(ns_solver *s, const ns_input *in, double *v, double *P, ns_result *
   memset(res, 0, sizeof *res);
   /* W: diagonal, or KLU's numeric factorisation when its values changed */
   if (in->w_changed || (!s->w_diag && !s->wnum)) {
-    for (int j = 0; j < nv; ++j) s->wdiag[j] = in->Wx[s->wdpos[j]];
-    if (!s->w_diag) {
-      if (s->wnum) klu_free_numeric(&s->wnum, &s->common);
-      s->wnum = klu_factor(s->wp, s->wi, (double *)in->Wx, s->wsym, &s->common);
-      if (!s->wnum || s->common.status != KLU_OK) {
-        snprintf(msg, msglen, "the mass (iteration) matrix is singular (KLU status %d)",
-                 s->common.status);
-        return -2;
-      }
-    } else {
-      for (int j = 0; j < nv; ++j)
-        if (!(s->wdiag[j] > 0.0)) {
-          snprintf(msg, msglen, "mass matrix entry (%d, %d) is %g, not positive", j, j,
-                   s->wdiag[j]);
-          return -2;
-        }
-    }
+    if (ns_mass_factor(nv, s->w_diag, s->wp, s->wi, s->wdpos, in->Wx, s->wsym, &s->wnum,
+                       &s->common, s->wdiag, msg, msglen))
+      return -2;
   }
   memcpy(s->vfree, in->r, (size_t)nv * sizeof *s->vfree);
   if (w_solve(s, s->vfree)) {
