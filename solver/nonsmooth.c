@@ -55,8 +55,15 @@ struct ns_solver {
   klu_common common;
   klu_symbolic *rsym, *wsym;
   klu_numeric *rnum, *wnum;
+  /* W_KK (CSC over the kept velocities) for the Gauss-Seidel fallback, and
+   * Z = W_KK^-1 G_SK^T of the set's rows (nk x nset, column by row) */
+  int *kp, *ki, *kwpos;
+  klu_symbolic *ksym;
+  klu_numeric *knum;
+  double *kx, *zk;
+  size_t zk_cap;
   /* work */
-  double *wdiag, *vfree, *dii, *w, *rhs, *yx, *ydense;
+  double *wdiag, *vfree, *dii, *w, *rhs, *yx;
   unsigned char *on, *seen;
   unsigned char *fact_on;      /* the active set of the system last analysed and factorised */
   int have_fact;
@@ -78,11 +85,14 @@ void ns_free(ns_solver **sp) {
   if (s->rsym) klu_free_symbolic(&s->rsym, &s->common);
   if (s->wnum) klu_free_numeric(&s->wnum, &s->common);
   if (s->wsym) klu_free_symbolic(&s->wsym, &s->common);
+  if (s->knum) klu_free_numeric(&s->knum, &s->common);
+  if (s->ksym) klu_free_symbolic(&s->ksym, &s->common);
+  free(s->kp), free(s->ki), free(s->kwpos), free(s->kx), free(s->zk);
   free(s->wp), free(s->wi), free(s->wdpos), free(s->gp), free(s->gi);
   free(s->tp), free(s->tk), free(s->grow), free(s->kpos), free(s->kept);
   free(s->rpos), free(s->rp), free(s->ri), free(s->rx), free(s->mark);
   free(s->wdiag), free(s->vfree), free(s->dii), free(s->w), free(s->rhs), free(s->yx);
-  free(s->ydense), free(s->on), free(s->seen), free(s->fact_on);
+  free(s->on), free(s->seen), free(s->fact_on);
   free(s);
   *sp = NULL;
 }
@@ -137,6 +147,31 @@ static int build_reduced(ns_solver *s) {
     s->ri = malloc((size_t)s->r_cap * sizeof *s->ri);
     s->rx = malloc((size_t)s->r_cap * sizeof *s->rx);
     ok = s->ri && s->rx;
+  }
+  /* W_KK: every entry of a kept column lies in a kept row (an eliminated
+   * velocity's W_jj is alone in its row and column) */
+  if (ok && s->nk > 0) {
+    int nnz = 0;
+    for (int kc = 0; kc < s->nk; ++kc) nnz += s->wp[s->kept[kc] + 1] - s->wp[s->kept[kc]];
+    s->kp = malloc(((size_t)s->nk + 1) * sizeof *s->kp);
+    s->ki = malloc((size_t)nnz * sizeof *s->ki);
+    s->kwpos = malloc((size_t)nnz * sizeof *s->kwpos);
+    s->kx = malloc((size_t)nnz * sizeof *s->kx);
+    ok = s->kp && s->ki && s->kwpos && s->kx;
+    if (ok) {
+      int pos = 0;
+      for (int kc = 0; kc < s->nk; ++kc) {
+        const int j = s->kept[kc];
+        s->kp[kc] = pos;
+        for (int k = s->wp[j]; k < s->wp[j + 1]; ++k) {
+          s->ki[pos] = s->kpos[s->wi[k]];
+          s->kwpos[pos++] = k;
+        }
+      }
+      s->kp[s->nk] = pos;
+      s->ksym = klu_analyze(s->nk, s->kp, s->ki, &s->common);
+      ok = s->ksym != NULL;
+    }
   }
   return ok ? 0 : -1;
 }
@@ -378,20 +413,29 @@ static int active_refine(ns_solver *s, const ns_input *in, double *v, double *P)
   return 0;
 }
 
-/* Projected Gauss-Seidel on the set from the impulses P (velocity form:
- * v = vfree + W^-1 G^T P kept up to date row by row). */
+/* Projected Gauss-Seidel on the set from the impulses P, in velocity form:
+ * v = vfree + W^-1 G^T P kept up to date row by row. W = diag(W_EE) + W_KK
+ * (file comment), so y_i = W^-1 G_i^T is G_iE / W_jj on G's pattern plus
+ * the dense column z_i = W_KK^-1 G_iK^T over the nk kept velocities: the
+ * storage is nnz(G) + nk x nset, never nv x nset. */
 static int pgs(ns_solver *s, const ns_input *in, double tolw, double *v, double *P,
                ns_result *res) {
-  const int nv = s->nv;
+  const int nv = s->nv, nk = s->nk;
   int nset = 0;
   for (int i = 0; i < s->nc; ++i) nset += in->in_set[i];
-  /* y_i = W^-1 G_i^T: on G's pattern when W is diagonal, dense otherwise */
-  if (!s->w_diag) {
-    size_t need = (size_t)nv * (size_t)nset;
-    if (need > (size_t)50000000) return -3;
-    free(s->ydense);
-    s->ydense = calloc(need > 0 ? need : 1, sizeof *s->ydense);
-    if (!s->ydense) return -3;
+  const size_t need = (size_t)nk * (size_t)nset;
+  if (need > (size_t)NS_PGS_MAX_KEPT) return -3;
+  if (need > s->zk_cap) {
+    free(s->zk);
+    s->zk = malloc(need * sizeof *s->zk);
+    s->zk_cap = s->zk ? need : 0;
+    if (!s->zk) return -3;
+  }
+  if (nk > 0 && !s->w_diag) {
+    for (int k = 0; k < s->kp[nk]; ++k) s->kx[k] = in->Wx[s->kwpos[k]];
+    if (s->knum) klu_free_numeric(&s->knum, &s->common);
+    s->knum = klu_factor(s->kp, s->ki, s->kx, s->ksym, &s->common);
+    if (!s->knum || s->common.status != KLU_OK) return -2;
   }
   int c = 0;
   for (int i = 0; i < s->nc; ++i) {
@@ -400,30 +444,43 @@ static int pgs(ns_solver *s, const ns_input *in, double tolw, double *v, double 
       continue;
     }
     if (i < s->nu && P[i] < 0.0) P[i] = 0.0;
+    double *z = nk > 0 ? s->zk + (size_t)c * (size_t)nk : NULL;
+    for (int kc = 0; kc < nk; ++kc) z[kc] = 0.0;
     double d = 0.0;
-    if (s->w_diag) {
-      for (int k = s->gp[i]; k < s->gp[i + 1]; ++k) {
-        s->yx[k] = in->Gx[k] / s->wdiag[s->gi[k]];
+    for (int k = s->gp[i]; k < s->gp[i + 1]; ++k) {
+      const int j = s->gi[k];
+      if (s->kpos[j] >= 0) {
+        z[s->kpos[j]] += in->Gx[k];
+      } else {
+        s->yx[k] = in->Gx[k] / s->wdiag[j];
         d += in->Gx[k] * s->yx[k];
       }
-    } else {
-      double *y = s->ydense + (size_t)c * (size_t)nv;
-      for (int k = s->gp[i]; k < s->gp[i + 1]; ++k) y[s->gi[k]] = in->Gx[k];
-      if (w_solve(s, y)) return -2;
-      d = row_dot(s, in->Gx, i, y);
+    }
+    if (nk > 0) {
+      if (s->w_diag) {
+        for (int kc = 0; kc < nk; ++kc) z[kc] /= s->wdiag[s->kept[kc]];
+      } else if (!klu_solve(s->ksym, s->knum, nk, 1, z, &s->common)) {
+        return -2;
+      }
+      for (int k = s->gp[i]; k < s->gp[i + 1]; ++k)
+        if (s->kpos[s->gi[k]] >= 0) d += in->Gx[k] * z[s->kpos[s->gi[k]]];
     }
     s->dii[i] = d > 0.0 ? d : DBL_MIN;
     c++;
   }
-  /* v = vfree + sum_i y_i P_i */
+  /* v += y_i dp for the row of set position c */
+#define PGS_ADD(i, c, dp)                                                              \
+  do {                                                                                 \
+    for (int k_ = s->gp[i]; k_ < s->gp[(i) + 1]; ++k_)                                 \
+      if (s->kpos[s->gi[k_]] < 0) v[s->gi[k_]] += s->yx[k_] * (dp);                    \
+    for (int kc_ = 0; kc_ < nk; ++kc_)                                                 \
+      v[s->kept[kc_]] += s->zk[(size_t)(c) * (size_t)nk + (size_t)kc_] * (dp);         \
+  } while (0)
   memcpy(v, s->vfree, (size_t)nv * sizeof *v);
   c = 0;
   for (int i = 0; i < s->nc; ++i) {
     if (!in->in_set[i]) continue;
-    if (s->w_diag)
-      for (int k = s->gp[i]; k < s->gp[i + 1]; ++k) v[s->gi[k]] += s->yx[k] * P[i];
-    else
-      for (int j = 0; j < nv; ++j) v[j] += s->ydense[(size_t)c * (size_t)nv + (size_t)j] * P[i];
+    if (P[i] != 0.0) PGS_ADD(i, c, P[i]);
     c++;
   }
   for (int sweep = 1; sweep <= NS_PGS_SWEEPS; ++sweep) {
@@ -435,19 +492,21 @@ static int pgs(ns_solver *s, const ns_input *in, double tolw, double *v, double 
       if (i < s->nu && pn < 0.0) pn = 0.0;
       double dp = pn - P[i];
       P[i] = pn;
-      if (dp != 0.0) {
-        if (s->w_diag)
-          for (int k = s->gp[i]; k < s->gp[i + 1]; ++k) v[s->gi[k]] += s->yx[k] * dp;
-        else
-          for (int j = 0; j < nv; ++j) v[j] += s->ydense[(size_t)c * (size_t)nv + (size_t)j] * dp;
-      }
+      if (dp != 0.0) PGS_ADD(i, c, dp);
       c++;
     }
     res->sweeps = sweep;
     res->residual = residual(s, in, v, P);
     if (res->residual <= tolw) return 0;
   }
+#undef PGS_ADD
   return -1;
+}
+
+int ns_iteration_cap(int max_iter, int nset) {
+  const double scale = ceil(sqrt((double)nset / (double)NS_ITER_ROWS));
+  const double cap = (double)max_iter * (scale > 1.0 ? scale : 1.0);
+  return cap < (double)INT32_MAX ? (int)cap : INT32_MAX;
 }
 
 int ns_solve(ns_solver *s, const ns_input *in, double *v, double *P, ns_result *res,
@@ -510,8 +569,12 @@ int ns_solve(ns_solver *s, const ns_input *in, double *v, double *P, ns_result *
   /* primal-dual active set: on = {P - w / D > 0}, first from the warm start */
   for (int i = 0; i < nc; ++i)
     s->on[i] = in->in_set[i] && (i >= s->nu || P[i] > 0.0 || s->w[i] < -tolw);
+  /* the iteration cap grows with the set: on a net the taut front moves
+   * about one string link per iterate, so the count grows with the net's
+   * diameter, about sqrt(rows) (ns_iteration_cap) */
+  const int max_iter = ns_iteration_cap(in->max_iter, nset);
   int nring = 0, cycled = 0;
-  for (int it = 1; it <= in->max_iter; ++it) {
+  for (int it = 1; it <= max_iter; ++it) {
     uint64_t h = set_hash(s, in->in_set);
     for (int r = 0; r < nring && r < NS_CYCLE_MEMORY; ++r)
       if (s->ring[r] == h) cycled = 1;
@@ -547,14 +610,17 @@ int ns_solve(ns_solver *s, const ns_input *in, double *v, double *P, ns_result *
   for (int i = 0; i < nc; ++i) res->positive += P[i] > 0.0;
   if (rc == 0) return 0;
   if (rc == -3)
-    snprintf(msg, msglen, "out of memory in the Gauss-Seidel fallback (%d rows)", nset);
+    snprintf(msg, msglen,
+             "the Gauss-Seidel fallback needs %d x %d doubles for W^-1 G^T of the kept "
+             "velocities (limit %d, or out of memory)", s->nk, nset, NS_PGS_MAX_KEPT);
   else if (rc == -2)
-    snprintf(msg, msglen, "singular mass matrix in the Gauss-Seidel fallback");
+    snprintf(msg, msglen, "singular mass matrix block in the Gauss-Seidel fallback (KLU status %d)",
+             s->common.status);
   else
     snprintf(msg, msglen,
-             "nonsmooth solve did not converge: %d active-set iterations%s, %d Gauss-Seidel "
-             "sweeps, residual %.3e > %.3e (tolerance %.1e x %.3e), %d rows in the set",
-             res->iterations, cycled ? " (cycling)" : "", res->sweeps, res->residual, tolw,
+             "nonsmooth solve did not converge: %d active-set iterations (cap %d)%s, %d "
+             "Gauss-Seidel sweeps, residual %.3e > %.3e (tolerance %.1e x %.3e), %d rows in the set",
+             res->iterations, max_iter, cycled ? " (cycling)" : "", res->sweeps, res->residual, tolw,
              in->tol, vref, nset);
   return rc;
 }

@@ -28,6 +28,11 @@
 #define NS_EPS_REL 1e-12
 /* Projected Gauss-Seidel sweeps allowed after the Newton iterations. */
 #define NS_PGS_SWEEPS 2000
+/* Rows of the set the active-set iteration cap is stated for (ns_iteration_cap). */
+#define NS_ITER_ROWS 2500
+/* Largest nk x nset block W_KK^-1 G_SK^T (doubles) of the Gauss-Seidel
+ * fallback: nk velocities kept out of the elimination (a body's), nset rows. */
+#define NS_PGS_MAX_KEPT 50000000
 
 typedef struct ns_solver ns_solver;
 
@@ -40,7 +45,8 @@ typedef struct ns_input {
   const unsigned char *in_set; /* nc: 1 for rows of the index set (bilateral: always) */
   double tol;                  /* relative to the largest free |w_i| of the set, or the
                                   largest sum of |terms| of a free w_i if larger */
-  int max_iter;                /* active-set iterations */
+  int max_iter;                /* active-set iterations, scaled by ns_iteration_cap;
+                                  0: projected Gauss-Seidel only */
 } ns_input;
 
 typedef struct ns_result {
@@ -57,6 +63,14 @@ ns_solver *ns_create(int nv, const mbdae_index *w_colptr, const mbdae_index *w_r
                      int nc, int nu, const mbdae_index *g_rowptr,
                      const mbdae_index *g_colind, char *msg, size_t msglen);
 void ns_free(ns_solver **s);
+
+/* The active-set iterations allowed on a set of nset rows: max_iter times
+ * ceil(sqrt(nset / NS_ITER_ROWS)) (at least max_iter). On a net the taut
+ * front advances about one string link per iterate, and the diameter of a
+ * net grows as the square root of its rows: the 100 x 100 capture needs
+ * up to 63 iterates on its 19,801 rows while it wraps (t = 1.25-1.30 s;
+ * cap 150 at the default 50). max_iter = 0: Gauss-Seidel only. */
+int ns_iteration_cap(int max_iter, int nset);
 
 /* Solve. P holds the warm start on entry (rows outside the set are
  * ignored) and the impulses on return; v receives the velocities.

@@ -3,7 +3,8 @@
  * frictionless problems against the enumeration of all active sets (the
  * solution of a monotone LCP is unique in v), bilateral rows as equalities,
  * a redundant (rank-deficient) set, the Gauss-Seidel fallback, a warm start,
- * a non-diagonal W. */
+ * a non-diagonal W, the sparse Gauss-Seidel fallback on a body with a coupled
+ * inertia block and 8,000 rows, and the active-set cap that grows with the set. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -237,12 +238,170 @@ static void test_nondiagonal_w(void) {
   ns_free(&s);
 }
 
+/* Gauss-Seidel only (max_iter 0) on a body with a coupled inertia block
+ * (W = I on NA + NB points, W_KK = MB [2 .5 0; .5 2 .3; 0 .3 1] on three body
+ * velocities) and NA + NB contact rows, each on its own point and on the
+ * body through g = (1, .5, 0): nv x nset = 64 million, the size the former
+ * dense fallback refused. The A rows are pushed in (r_E = -1), the B rows
+ * start violated (b = 0.02 against g.W_KK^-1 r_K = -0.05) and are released
+ * as the A rows push the body. Closed form with A active and B not:
+ * u = W_KK^-1 r_K, c = g.W_KK^-1 g, P_A = p = (1 - g.u) / (1 + NA c),
+ * v_A = -1 + p, v_K = u + NA p W_KK^-1 g; and the LCP conditions row by row. */
+#define NA 4000
+#define NB 4000
+#define MB 1.0e4
+static void test_sparse_fallback_coupled_body(void) {
+  const int np = NA + NB, nv = np + 3, nc = NA + NB;
+  const double wkk[9] = {2.0 * MB, 0.5 * MB, 0.0, 0.5 * MB, 2.0 * MB, 0.3 * MB,
+                         0.0,      0.3 * MB, 1.0 * MB}; /* symmetric, by columns */
+  const double g[3] = {1.0, 0.5, 0.0};
+  mbdae_index *wp = malloc(((size_t)nv + 1) * sizeof *wp), *wi = malloc(((size_t)np + 9) * sizeof *wi);
+  double *Wx = malloc(((size_t)np + 9) * sizeof *Wx), *r = malloc((size_t)nv * sizeof *r);
+  mbdae_index *gp = malloc(((size_t)nc + 1) * sizeof *gp), *gi = malloc(4 * (size_t)nc * sizeof *gi);
+  double *Gx = malloc(4 * (size_t)nc * sizeof *Gx), *b = malloc((size_t)nc * sizeof *b);
+  double *v = malloc((size_t)nv * sizeof *v), *P = calloc((size_t)nc, sizeof *P);
+  unsigned char *in_set = malloc((size_t)nc);
+  CU_ASSERT_FATAL(wp && wi && Wx && r && gp && gi && Gx && b && v && P && in_set);
+  int k = 0;
+  for (int j = 0; j < np; ++j) wp[j] = k, wi[k] = j, Wx[k++] = 1.0;
+  for (int c = 0; c < 3; ++c) {
+    wp[np + c] = k;
+    for (int rr = 0; rr < 3; ++rr) wi[k] = np + rr, Wx[k++] = wkk[3 * c + rr];
+  }
+  wp[nv] = k;
+  /* r_K = -0.04 W_KK g, so u = -0.04 g and g.u = -0.05 */
+  for (int rr = 0; rr < 3; ++rr) {
+    double a = 0.0;
+    for (int c = 0; c < 3; ++c) a += wkk[3 * c + rr] * g[c];
+    r[np + rr] = -0.04 * a;
+  }
+  k = 0;
+  for (int i = 0; i < nc; ++i) {
+    gp[i] = k;
+    gi[k] = i, Gx[k++] = 1.0;
+    for (int c = 0; c < 3; ++c) gi[k] = np + c, Gx[k++] = g[c];
+    r[i] = i < NA ? -1.0 : 0.0;
+    b[i] = i < NA ? 0.0 : 0.02;
+    in_set[i] = 1;
+  }
+  gp[nc] = k;
+  CU_ASSERT((double)nv * (double)nc > 5e7); /* refused by the former dense fallback */
+  char msg[512];
+  ns_solver *s = ns_create(nv, wp, wi, nc, nc, gp, gi, msg, sizeof msg);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  ns_input in = {.Wx = Wx, .w_changed = 1, .Gx = Gx, .r = r, .b = b, .in_set = in_set,
+                 .tol = 1e-12, .max_iter = 0};
+  ns_result res;
+  int rc = ns_solve(s, &in, v, P, &res, msg, sizeof msg);
+  if (rc) printf("\n  %s\n", msg);
+  CU_ASSERT_EQUAL_FATAL(rc, 0);
+  CU_ASSERT_EQUAL(res.iterations, 0);
+  CU_ASSERT(res.sweeps > 0);
+  printf("\n  %d rows, %d Gauss-Seidel sweeps, residual %.2e\n", nc, res.sweeps, res.residual);
+  /* the closed form: W_KK^-1 g by a dense solve */
+  double A[9], y[3] = {g[0], g[1], g[2]};
+  for (int rr = 0; rr < 3; ++rr)
+    for (int c = 0; c < 3; ++c) A[rr * 3 + c] = wkk[3 * c + rr];
+  CU_ASSERT_EQUAL_FATAL(dense_solve(3, A, y), 0);
+  const double cg = g[0] * y[0] + g[1] * y[1] + g[2] * y[2];
+  const double p = (1.0 - (-0.05)) / (1.0 + NA * cg);
+  double vk[3], gvk = 0.0;
+  for (int c = 0; c < 3; ++c) vk[c] = -0.04 * g[c] + NA * p * y[c], gvk += g[c] * vk[c];
+  CU_ASSERT_FATAL(p > 0.0 && 0.02 + gvk > 0.0); /* premise: A active, B released */
+  double lcp = 0.0, dv = 0.0, dP = 0.0;
+  for (int i = 0; i < nc; ++i) {
+    double w = b[i];
+    for (int kk = gp[i]; kk < gp[i + 1]; ++kk) w += Gx[kk] * v[gi[kk]];
+    lcp = fmax(lcp, fmax(fmax(-P[i], -w), fabs(fmin(P[i], w))));
+    dP = fmax(dP, fabs(P[i] - (i < NA ? p : 0.0)));
+    dv = fmax(dv, fabs(v[i] - (i < NA ? -1.0 + p : 0.0)));
+  }
+  for (int c = 0; c < 3; ++c) dv = fmax(dv, fabs(v[np + c] - vk[c]));
+  /* W v = r + G^T P */
+  double *f = malloc((size_t)nv * sizeof *f);
+  CU_ASSERT_FATAL(f != NULL);
+  for (int j = 0; j < nv; ++j) f[j] = -r[j];
+  for (int j = 0; j < nv; ++j)
+    for (int kk = wp[j]; kk < wp[j + 1]; ++kk) f[wi[kk]] += Wx[kk] * v[j];
+  for (int i = 0; i < nc; ++i)
+    for (int kk = gp[i]; kk < gp[i + 1]; ++kk) f[gi[kk]] -= Gx[kk] * P[i];
+  double dyn = 0.0;
+  for (int j = 0; j < nv; ++j) dyn = fmax(dyn, fabs(f[j]) / (j < np ? 1.0 : MB));
+  printf("  p %.6f: |P - closed form| %.1e, |v - closed form| %.1e, LCP %.1e, dynamics %.1e\n",
+         p, dP, dv, lcp, dyn);
+  CU_ASSERT(dP < 1e-9);
+  CU_ASSERT(dv < 1e-9);
+  CU_ASSERT(lcp < 1e-9);
+  CU_ASSERT(dyn < 1e-9);
+  ns_free(&s);
+  free(f), free(wp), free(wi), free(Wx), free(r), free(gp), free(gi), free(Gx), free(b);
+  free(v), free(P), free(in_set);
+}
+
+/* A chain of CHAIN strings (CHAIN + 1 unit masses) pulled at one end,
+ * w_i = v_i - v_{i+1} >= 0, beside INERT rows that are never violated: the
+ * active-set iteration activates one link per iterate (CHAIN iterates). With
+ * max_iter 5 and CHAIN + INERT = 2,608 rows the cap is 10 (ns_iteration_cap),
+ * so the iteration finishes without Gauss-Seidel. Closed form: every chain
+ * point at -1/(CHAIN + 1), P_i = (CHAIN - i) / (CHAIN + 1). */
+#define CHAIN 8
+#define INERT 2600
+static void test_iteration_cap_scales(void) {
+  CU_ASSERT_EQUAL(ns_iteration_cap(50, 19801), 150);
+  CU_ASSERT_EQUAL(ns_iteration_cap(50, 2500), 50);
+  CU_ASSERT_EQUAL(ns_iteration_cap(50, 2501), 100);
+  CU_ASSERT_EQUAL(ns_iteration_cap(50, 1), 50);
+  CU_ASSERT_EQUAL(ns_iteration_cap(0, 19801), 0);
+  const int nv = CHAIN + 1 + INERT, nc = CHAIN + INERT;
+  mbdae_index *wp = malloc(((size_t)nv + 1) * sizeof *wp), *wi = malloc((size_t)nv * sizeof *wi);
+  mbdae_index *gp = malloc(((size_t)nc + 1) * sizeof *gp), *gi = malloc(2 * (size_t)nc * sizeof *gi);
+  double *Wx = malloc((size_t)nv * sizeof *Wx), *r = calloc((size_t)nv, sizeof *r);
+  double *Gx = malloc(2 * (size_t)nc * sizeof *Gx), *b = calloc((size_t)nc, sizeof *b);
+  double *v = malloc((size_t)nv * sizeof *v), *P = calloc((size_t)nc, sizeof *P);
+  unsigned char *in_set = malloc((size_t)nc);
+  CU_ASSERT_FATAL(wp && wi && gp && gi && Wx && r && Gx && b && v && P && in_set);
+  for (int j = 0; j <= nv; ++j) wp[j] = j;
+  for (int j = 0; j < nv; ++j) wi[j] = j, Wx[j] = 1.0;
+  r[0] = -1.0;
+  int k = 0;
+  for (int i = 0; i < nc; ++i) {
+    gp[i] = k;
+    in_set[i] = 1;
+    if (i < CHAIN) {
+      gi[k] = i, Gx[k++] = 1.0;
+      gi[k] = i + 1, Gx[k++] = -1.0;
+    } else {
+      gi[k] = i + 1, Gx[k++] = 1.0;
+      b[i] = 1.0;
+    }
+  }
+  gp[nc] = k;
+  char msg[512];
+  ns_solver *s = ns_create(nv, wp, wi, nc, nc, gp, gi, msg, sizeof msg);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  ns_input in = {.Wx = Wx, .w_changed = 1, .Gx = Gx, .r = r, .b = b, .in_set = in_set,
+                 .tol = 1e-12, .max_iter = 5};
+  ns_result res;
+  CU_ASSERT_EQUAL_FATAL(ns_solve(s, &in, v, P, &res, msg, sizeof msg), 0);
+  CU_ASSERT_EQUAL(res.iterations, CHAIN);
+  CU_ASSERT_EQUAL(res.sweeps, 0);
+  for (int j = 0; j <= CHAIN; ++j) MBDAE_ASSERT_ABS(v[j], -1.0 / (CHAIN + 1), 1e-12);
+  for (int i = 0; i < CHAIN; ++i)
+    MBDAE_ASSERT_ABS(P[i], (double)(CHAIN - i) / (CHAIN + 1), 1e-12);
+  for (int i = CHAIN; i < nc; ++i) CU_ASSERT_EQUAL(P[i], 0.0);
+  ns_free(&s);
+  free(wp), free(wi), free(gp), free(gi), free(Wx), free(r), free(Gx), free(b), free(v), free(P);
+  free(in_set);
+}
+
 int main(void) {
   static const mbdae_test tests[] = {
     {"random problems against enumeration", test_random_against_enumeration},
     {"redundant set and bilateral row", test_redundant_and_bilateral},
     {"Gauss-Seidel fallback", test_gauss_seidel_fallback},
     {"non-diagonal W", test_nondiagonal_w},
+    {"sparse Gauss-Seidel with a coupled body", test_sparse_fallback_coupled_body},
+    {"active-set cap scales with the set", test_iteration_cap_scales},
     {NULL, NULL}};
   return mbdae_test_main("nonsmooth", tests);
 }
