@@ -87,6 +87,19 @@ static int observer(double t, const double *y, const double *yp,
     return 0;
   }
   L->nsamples++;
+  for (int s = 0; L->net && s < L->net->ns; ++s) {
+    if (!L->net->taut[s]) continue;
+    const double *R = y + L->net->off_r, *V = y + L->net->off_v;
+    double len = L->net->s[s].L, sw = 0.0, ww = 0.0;
+    int i = L->net->s[s].i, j = L->net->s[s].j;
+    for (int c = 0; c < 3; ++c) {
+      double w = V[3 * j + c] - V[3 * i + c];
+      sw += (R[3 * j + c] - R[3 * i + c]) * w;
+      ww += w * w;
+    }
+    L->max_taut_phi = fmax(L->max_taut_phi, fabs(sn_phi(L->net, s, R)) / (len * len));
+    if (ww > 0.0) L->max_taut_sw = fmax(L->max_taut_sw, fabs(sw) / (len * sqrt(ww)));
+  }
   for (int q = 0; q < L->nprobe; ++q)
     if (fabs(t - L->probe_t[q]) < 1e-9) {
       L->probe_hit[q] = 1;
@@ -132,6 +145,7 @@ int strings_run(const snm_params *p, mbdae_options *o, strings_log *log,
   }
   o->observer = observer;
   o->observer_data = log;
+  log->net = ((snm_model *)model)->net;
   rc = kind->initial_state(model, o->t0, y, yp);
   if (!rc) {
     mbdae_stats st;
@@ -141,5 +155,6 @@ int strings_run(const snm_params *p, mbdae_options *o, strings_log *log,
   free(y);
   free(yp);
   kind->destroy(&model);
+  log->net = NULL; /* freed with the model */
   return rc;
 }

@@ -32,6 +32,11 @@ typedef struct strings_log {
   double max_dev_vel;   /* max over samples of |v - v_ex| / |v_ex| */
   double t_max_dev_pos;
   long nsamples;
+  /* constraint drift of the taut strings over the samples (set by
+   * strings_run): max |phi_s| / L_s^2 and max |S.W| / (L_s |W|), the
+   * relative velocity's share along the string */
+  const sn_net *net;
+  double max_taut_phi, max_taut_sw;
 } strings_log;
 
 /* Create the model for p and o, take its initial state, run to o->t_end.

@@ -63,14 +63,22 @@
  * ------------------------------------------------------------------------
  * State layout (both forms; n_extra is for extensions, see below)
  *   DAE (IDA):  y = [ R (3 np) | V (3 np) | lambda (ns) | extra (n_extra) ]
+ *   GGL (IDA):  y = [ R (3 np) | V (3 np) | lambda (ns) | mu (ns) | extra ]
  *   ODE (CVODE, RK4): y = [ R (3 np) | V (3 np) | extra (n_extra) ]
- *   Offsets: net->off_r = 0, net->off_v = 3 np, net->off_lam = 6 np (DAE),
- *   net->n_core = 6 np + ns (DAE) or 6 np (ODE), net->n = n_core + n_extra.
+ *   Offsets: net->off_r = 0, net->off_v = 3 np, net->off_lam = 6 np (DAE,
+ *   GGL), net->off_mu = 6 np + ns (GGL), net->n_core = 6 np + ns (DAE),
+ *   6 np + 2 ns (GGL) or 6 np (ODE), net->n = n_core + n_extra.
  *
  * DAE residual (rows in the same layout as y):
  *   F_R = R' - V
  *   F_V = M V' - F(R, V, t) - sum_s lambda_s grad phi_s
  *   F_lam_s = c_s (with a = V') if active, lambda_s if inactive.
+ * GGL residual (SN_FORM_GGL; exact taut strings, index 2):
+ *   F_R = R' - V - sum_s mu_s grad phi_s
+ *   F_V as above
+ *   F_lam_s = S.W (grad phi_s . V / 2),  F_mu_s = phi_s / 2   if active,
+ *   F_lam_s = lambda_s,                  F_mu_s = mu_s        if inactive.
+ *   mu = 0 on the exact solution; it projects R onto phi = 0.
  * Index: the iteration matrix block for (V', lambda) is the saddle-point
  * matrix [cj M, -G; cj G^T/2, 0], nonsingular while A is (no two points of an
  * active string coincide), so the DAE is index 1 in IDA's sense.
@@ -81,7 +89,9 @@
  * the diagonal 3 entries coupling F_V of both ends to R of both ends
  * (the -lambda d(grad phi)/dR = -/+ 2 lambda I blocks); F_V x V: cj m I plus
  * the force's jac_v pattern; F_V x lambda_s: the 3+3 entries -/+2S; row
- * F_lam_s: R_i, R_j, V_i, V_j (3 each) and lambda_s itself.
+ * F_lam_s: R_i, R_j, V_i, V_j (3 each) and lambda_s itself. GGL adds the
+ * same -/+ 2 mu I blocks in F_R x R, F_R x mu_s (3+3 entries -/+2S) and the
+ * row F_mu_s: R_i, R_j (3 each) and mu_s itself.
  *
  * ------------------------------------------------------------------------
  * Extending the core (extra coordinates and constraints appended)
@@ -114,7 +124,10 @@
 #include "mbdae/problem.h"
 
 typedef enum { SN_HOLD_EVENT = 0, SN_HOLD_BAUMGARTE = 1, SN_HOLD_ELASTIC = 2 } sn_hold;
-typedef enum { SN_FORM_DAE = 0, SN_FORM_ODE = 1 } sn_form;
+/* SN_FORM_GGL: the DAE layout plus one more multiplier per string, mu; a
+ * taut string is held at position and velocity level (Gear-Gupta-Leimkuhler
+ * index 2, string_net_ggl.c) instead of at acceleration level. */
+typedef enum { SN_FORM_DAE = 0, SN_FORM_ODE = 1, SN_FORM_GGL = 2 } sn_form;
 typedef enum { SN_JAC_NONE = 0, SN_JAC_DIAG = 1, SN_JAC_FULL = 2 } sn_jac_shape;
 
 /* Point force F_k(r_k, v_k, t) (point-local, so its Jacobian is 3x3 blocks).
@@ -173,7 +186,7 @@ typedef struct sn_net {
                                below where a grazing string was kept) */
   int ordering;             /* KLU ordering for the multiplier solve:
                                MBDAE_ORDERING_AMD/COLAMD/NATURAL */
-  int off_r, off_v, off_lam, n_core, n;
+  int off_r, off_v, off_lam, off_mu, n_core, n; /* off_mu: SN_FORM_GGL only */
   /* statistics of the last event handling */
   int last_impacts, last_releases, last_activations, last_plastic;
   double last_energy_loss;  /* kinetic energy lost in the last impact map */

@@ -14,7 +14,7 @@ static int shape_has(sn_jac_shape sh, int a, int b) {
 }
 
 int sn_net_pattern_add(const sn_net *net, sn_pattern *p) {
-  if (net->form != SN_FORM_DAE) return MBDAE_ERR_UNSUPPORTED;
+  if (net->form == SN_FORM_ODE) return MBDAE_ERR_UNSUPPORTED;
   int rc = 0;
   int oR = net->off_r, oV = net->off_v, oL = net->off_lam;
   sn_jac_shape jr = net->force.fn ? net->force.jac_r : SN_JAC_NONE;
@@ -45,11 +45,12 @@ int sn_net_pattern_add(const sn_net *net, sn_pattern *p) {
     }
     rc |= sn_pattern_add(p, oL + s, oL + s);
   }
+  if (!rc && net->form == SN_FORM_GGL) return sn_ggl_pattern_add(net, p);
   return rc ? MBDAE_ERR_MEMORY : 0;
 }
 
 int sn_net_jacobian_bind(sn_net *net, const sn_pattern *p) {
-  if (net->form != SN_FORM_DAE) return MBDAE_ERR_UNSUPPORTED;
+  if (net->form == SN_FORM_ODE) return MBDAE_ERR_UNSUPPORTED;
   sn_workspace *w = net->ws;
   free(w->ps);
   free(w->ss);
@@ -91,6 +92,10 @@ int sn_net_jacobian_bind(sn_net *net, const sn_pattern *p) {
     q->l_l = sn_pattern_slot(p, oL + s, oL + s);
     if (q->l_l < 0) return MBDAE_ERR_ARGUMENT;
   }
+  if (net->form == SN_FORM_GGL) {
+    int rc = sn_ggl_jacobian_bind(net, p);
+    if (rc) return rc;
+  }
   w->bound = 1;
   return 0;
 }
@@ -98,7 +103,7 @@ int sn_net_jacobian_bind(sn_net *net, const sn_pattern *p) {
 int sn_net_jacobian(sn_net *net, double t, double cj, const double *y,
                     const double *yp, double *vals) {
   sn_workspace *w = net->ws;
-  if (net->form != SN_FORM_DAE || !w->bound) return MBDAE_ERR_ARGUMENT;
+  if (net->form == SN_FORM_ODE || !w->bound) return MBDAE_ERR_ARGUMENT;
   const double *R = y + net->off_r, *V = y + net->off_v, *lam = y + net->off_lam;
   const double *Vp = yp + net->off_v;
   sn_state_modes(net, R);
@@ -135,6 +140,7 @@ int sn_net_jacobian(sn_net *net, double t, double cj, const double *y,
       vals[q->vj_l[c]] -= 2.0 * S[c];
       vals[q->vi_l[c]] += 2.0 * S[c];
     }
+    if (net->form == SN_FORM_GGL) continue; /* its rows: sn_ggl_jacobian */
     if (!net->taut[s]) {
       vals[q->l_l] += 1.0;
       continue;
@@ -150,5 +156,6 @@ int sn_net_jacobian(sn_net *net, double t, double cj, const double *y,
       vals[q->l_vi[c]] -= dv;
     }
   }
+  if (net->form == SN_FORM_GGL) sn_ggl_jacobian(net, y, vals);
   return 0;
 }

@@ -196,7 +196,7 @@ int sn_net_handle_events(sn_net *net, double t, double *y, double *yp,
     info->data[5] = net->last_impulse;
   }
   if (!changed) return MBDAE_EVENT_NOCHANGE;
-  if (net->form == SN_FORM_DAE && yp) {
+  if (net->form != SN_FORM_ODE && yp) {
     int rc = sn_net_consistent(net, t, y, yp, fext);
     if (rc) return rc;
   }

@@ -20,6 +20,13 @@ typedef struct sn_string_slots {
   mbdae_index l_ri[3], l_rj[3], l_vi[3], l_vj[3], l_l; /* F_lambda rows */
 } sn_string_slots;
 
+/* Value slots of the GGL form's extra entries (string_net_ggl.c). */
+typedef struct sn_ggl_slots {
+  mbdae_index ri_ri[3], ri_rj[3], rj_ri[3], rj_rj[3]; /* F_R x R: mu d(grad)/dR */
+  mbdae_index ri_mu[3], rj_mu[3];                     /* F_R x mu */
+  mbdae_index m_ri[3], m_rj[3], m_mu;                 /* F_mu rows */
+} sn_ggl_slots;
+
 /* unilateral Baumgarte: a string kept active at its release root is
  * examined again each time phi/L^2 falls this much further */
 #define SN_KEEP_BAND 1e-5
@@ -46,6 +53,7 @@ struct sn_workspace {
   /* Jacobian slots (DAE) */
   sn_point_slots *ps;
   sn_string_slots *ss;
+  sn_ggl_slots *gs;    /* GGL form only */
   int bound;
   /* elastic Jacobian slots (string_net_elastic.c): per point 6 + 18, per
    * thread 36 */
@@ -97,6 +105,13 @@ int sn_multipliers_ode(sn_net *net, const double *R, const double *V,
 /* a = M^-1 (F + sum_s lambda_s grad phi_s). */
 void sn_point_accelerations(const sn_net *net, const double *R, const double *F,
                             const double *lam, double *a);
+/* GGL form (string_net_ggl.c): the mu terms of F_R and the rows of lambda
+ * and mu (the caller has written F_R and F_V without them); the extra
+ * pattern entries, their slots, and their values plus the lambda rows'. */
+void sn_ggl_residual_rows(sn_net *net, const double *y, double *res);
+int sn_ggl_pattern_add(const sn_net *net, sn_pattern *p);
+int sn_ggl_jacobian_bind(sn_net *net, const sn_pattern *p);
+void sn_ggl_jacobian(sn_net *net, const double *y, double *vals);
 /* switch_by_state: the modes at this state. */
 void sn_state_modes(sn_net *net, const double *R);
 

@@ -13,6 +13,7 @@ static const char *const topology_names[] = {"bola", "chain", "grid", "table", "
 static const char *const hold_names[] = {"event", "baumgarte", "elastic", NULL};
 static const char *const switching_names[] = {"located", "state", NULL};
 static const char *const forces_names[] = {"bilateral", "unilateral", NULL};
+static const char *const formulation_names[] = {"index1", "ggl", NULL};
 
 #define D(key_, field_, flags_, def_, min_, max_, unit_, doc_)                    \
   {key_, MBDAE_PARAM_DOUBLE, offsetof(snm_params, field_), flags_, def_, min_, max_, \
@@ -43,6 +44,10 @@ static const mbdae_param_spec snm_specs[] = {
   D("drift_xi", drift_xi, 0, 1.0, 0.0, HUGE_VAL, "-", "event mode: taut-string drift damping"),
   D("drift_omega", drift_omega, 0, 10.0, 0.0, HUGE_VAL, "1/s",
     "event mode: taut-string drift frequency"),
+  E("formulation", formulation, 0, formulation_names,
+    "event mode, method ida: index1 (taut strings held at acceleration level, drift_xi and "
+    "drift_omega) | ggl (index 2: held at position and velocity level, Gear-Gupta-Leimkuhler; "
+    "no drift parameters)"),
   D("zeno_ratio", zeno_ratio, 0, 1e-4, 0.0, 1.0, "-",
     "event mode: plastic impact when e|S.W|/L < zeno_ratio |W|"),
   E("switching", switching, 0, switching_names,

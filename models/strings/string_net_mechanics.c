@@ -159,7 +159,7 @@ int snm_tensions(snm_model *m, double t, const double *y, double *T, int *ntaut)
     return 0;
   }
   const double *lam = y + net->off_lam;
-  if (net->form != SN_FORM_DAE && net->ns > 0) {
+  if (net->form == SN_FORM_ODE && net->ns > 0) {
     /* the ODE's multipliers are not states: solve for them here */
     int rc = sn_net_multipliers(net, t, R, V, NULL, m->lam_out);
     if (rc) return rc < 0 ? rc : MBDAE_ERR_SOLVER;

@@ -57,6 +57,9 @@ int snm_params_check(const snm_params *p, mbdae_param_error *err) {
   if (p->hold == 2 && !(p->ea > 0.0)) return fail(err, "EA", "must be > 0");
   if (p->hold == 2 && !(p->string_damping >= 0.0))
     return fail(err, "string_damping", "must be >= 0");
+  if (p->formulation == 1 && p->hold != 0)
+    return fail(err, "formulation", "formulation: ggl holds exact taut strings: it applies to "
+                                    "mode: event only");
   if (p->forces == 1 && p->hold != 1)
     return fail(err, "forces", "forces: unilateral applies to mode: baumgarte only (event "
                                "mode's strings are unilateral already: slack at zero tension)");
@@ -180,14 +183,14 @@ static int cb_roots(double t, const double *y, const double *yp, double *g, void
   (void)yp;
   snm_model *m = ud;
   sn_net *net = m->net;
-  const double *lam = net->form == SN_FORM_DAE ? y + net->off_lam : NULL;
+  const double *lam = net->form != SN_FORM_ODE ? y + net->off_lam : NULL;
   return sn_net_roots(net, t, y + net->off_r, y + net->off_v, lam, g);
 }
 
 static int cb_event(double t, double *y, double *yp, const int *dirs,
                     mbdae_event_info *info, void *ud) {
   snm_model *m = ud;
-  int rc = sn_net_handle_events(m->net, t, y, m->net->form == SN_FORM_DAE ? yp : NULL,
+  int rc = sn_net_handle_events(m->net, t, y, m->net->form != SN_FORM_ODE ? yp : NULL,
                                 dirs, info, NULL);
   if (rc < 0) return rc;
   m->impacts += m->net->last_impacts;
@@ -222,6 +225,53 @@ static const char *cb_mode(void *ud) {
 }
 
 /* --- construction -------------------------------------------------------- */
+
+/* Formulation ggl (index 2): a Newton correction of lambda or mu carries the
+ * round-off of the constraint rows amplified by cj = O(1/h) (|d mu| ~ eps cj,
+ * |d lambda| ~ eps cj m |W| / L), so with the positions' atol the Newton
+ * iteration fails on noise once h is small (the bola at atol 1e-12: 58
+ * convergence failures down to h = 2.7e-10 s, then IDA_CONV_FAIL). Unless
+ * the caller gave per-component tolerances, their atol is GGL_ATOL_REL of
+ * their natural scales: lambda ~ M (U^2 / L + |g|) / L, mu ~ U / L (M the
+ * total mass, U the largest speed about the centre of mass plus sqrt(|g| L),
+ * L the shortest string). For the same reason the first step is
+ * 1e-6 L / U unless the caller chose one: IDA's own guess (2e-13 s on a
+ * spinning 20-point chain) makes eps cj exceed any such tolerance. As for
+ * the pendulum's GGL form, lambda and mu are outside the local error test
+ * (suppress_alg). */
+#define GGL_ATOL_REL 1e-9
+
+static int ggl_solver_settings(snm_model *m, mbdae_options *o) {
+  const sn_net *net = m->net;
+  double M = 0.0, p[3] = {0, 0, 0}, L = HUGE_VAL, g = 0.0, U = 0.0;
+  for (int k = 0; k < net->np; ++k) {
+    M += net->m[k];
+    for (int c = 0; c < 3; ++c) p[c] += net->m[k] * m->V0[3 * k + c];
+  }
+  for (int s = 0; s < net->ns; ++s) L = fmin(L, net->s[s].L);
+  for (int c = 0; c < 3; ++c) g += m->p.gravity[c] * m->p.gravity[c];
+  g = sqrt(g);
+  for (int k = 0; k < net->np; ++k) {
+    double u = 0.0;
+    for (int c = 0; c < 3; ++c) {
+      double d = m->V0[3 * k + c] - p[c] / M;
+      u += d * d;
+    }
+    U = fmax(U, sqrt(u));
+  }
+  if (net->ns == 0) L = 1.0;
+  U += sqrt(g * L);
+  if (o->h_init <= 0.0) o->h_init = 1e-6 * L / U;
+  if (o->atol_vec) return 0;
+  double lam = GGL_ATOL_REL * M * (U * U / L + g) / L, mu = GGL_ATOL_REL * U / L;
+  m->atol = malloc((size_t)net->n * sizeof *m->atol);
+  if (!m->atol) return MBDAE_ERR_MEMORY;
+  for (int q = 0; q < net->n; ++q)
+    m->atol[q] = q < net->off_lam ? o->atol
+                 : q < net->off_mu ? fmax(o->atol, lam) : fmax(o->atol, mu);
+  o->atol_vec = m->atol;
+  return 0;
+}
 
 static int describe(snm_model *m) {
   const snm_params *p = &m->p;
@@ -319,6 +369,20 @@ int snm_create(const snm_params *p, mbdae_options *o, snm_model **out,
                      : SN_FORM_ODE;
   int elastic = p->hold == 2;
   if (elastic) form = SN_FORM_ODE; /* no multipliers: IDA solves y' - f(y) = 0 */
+  if (p->formulation == 1) {
+    /* index 2: IDA only (arkode takes semi-explicit index 1 DAEs) */
+    if (o->method != MBDAE_METHOD_IDA) {
+      if (err) {
+        err->key = "solver.method";
+        snprintf(err->msg, sizeof err->msg,
+                 "method %s cannot take formulation ggl (an index-2 DAE): use method ida, "
+                 "or formulation index1 with %s",
+                 mbdae_method_name(o->method), mbdae_method_name(o->method));
+      }
+      return MBDAE_ERR_PARAMETER;
+    }
+    form = SN_FORM_GGL;
+  }
   if (o->method == MBDAE_METHOD_MOREAU && p->hold != 0)
     return fail(err, "mode", "method moreau holds strings as unilateral constraints with "
                              "impacts (mode: event); baumgarte compliance is for the other methods");
@@ -330,7 +394,7 @@ int snm_create(const snm_params *p, mbdae_options *o, snm_model **out,
   /* The multipliers solve an acceleration-level equation (they behave like
    * index-2 variables in BDF's local error estimate, which then rejects
    * nearly every step): exclude them from IDA's error test. */
-  if (form == SN_FORM_DAE) o->suppress_alg = 1;
+  if (form != SN_FORM_ODE) o->suppress_alg = 1;
   if (elastic && o->method == MBDAE_METHOD_MOREAU)
     return fail(err, "mode", "elastic threads are forces without impacts: use ida, cvode-bdf, "
                              "cvode-adams or rk4");
@@ -398,7 +462,7 @@ int snm_create(const snm_params *p, mbdae_options *o, snm_model **out,
   }
   if (rc) goto fail_rc;
   m->problem = mbdae_problem_create(
-      net->n, form == SN_FORM_DAE || m->elastic_dae ? MBDAE_FORM_DAE : MBDAE_FORM_ODE);
+      net->n, form != SN_FORM_ODE || m->elastic_dae ? MBDAE_FORM_DAE : MBDAE_FORM_ODE);
   if (!m->problem) {
     rc = MBDAE_ERR_MEMORY;
     goto fail_rc;
@@ -433,7 +497,7 @@ int snm_create(const snm_params *p, mbdae_options *o, snm_model **out,
                                              sn_pattern_colptr(m->pattern),
                                              sn_pattern_rowind(m->pattern), cb_elastic_jac);
     if (!rc && net->n <= 3000) rc = mbdae_problem_set_jacobian_dense(pb, cb_jac_dense);
-  } else if (!rc && form == SN_FORM_DAE) {
+  } else if (!rc && form != SN_FORM_ODE) {
     rc = mbdae_problem_set_residual(pb, cb_residual);
     double *id = malloc((size_t)net->n * sizeof(double));
     if (!id) rc = MBDAE_ERR_MEMORY;
@@ -441,7 +505,8 @@ int snm_create(const snm_params *p, mbdae_options *o, snm_model **out,
       for (int q = 0; q < net->n; ++q) id[q] = q < net->off_lam ? 1.0 : 0.0;
       rc = mbdae_problem_set_id(pb, id);
     }
-    if (!rc) rc = mbdae_problem_set_completion(pb, net->off_lam, cb_complete);
+    if (!rc && form == SN_FORM_DAE)
+      rc = mbdae_problem_set_completion(pb, net->off_lam, cb_complete);
     free(id);
     m->pattern = sn_pattern_create(net->n);
     if (!rc && !m->pattern) rc = MBDAE_ERR_MEMORY;
@@ -468,6 +533,7 @@ int snm_create(const snm_params *p, mbdae_options *o, snm_model **out,
   if (!rc) rc = mbdae_problem_set_invariant_units(pb, snm_inv_units);
   if (!rc) rc = mbdae_problem_set_mode_name(pb, cb_mode);
   if (!rc && o->method == MBDAE_METHOD_MOREAU) rc = snm_set_mechanics(m);
+  if (!rc && form == SN_FORM_GGL) rc = ggl_solver_settings(m, o);
   if (rc) goto fail_rc;
   m->detailed = 6 * np + 2 * ns <= p->max_output_columns;
   *out = m;
@@ -489,6 +555,7 @@ void snm_free(snm_model **pm) {
   free(m->f);
   free(m->lam_out);
   free(m->tension);
+  free(m->atol);
   free(m->impulse_tension);
   free(m);
   *pm = NULL;
@@ -501,7 +568,7 @@ int snm_initial_state(snm_model *m, double t0, double *y, double *yp) {
   memcpy(y + net->off_v, m->V0, 3 * (size_t)net->np * sizeof(double));
   int rc = sn_net_init_modes(net, t0, y + net->off_r, y + net->off_v);
   if (rc) return rc;
-  if (net->form == SN_FORM_DAE) {
+  if (net->form != SN_FORM_ODE) {
     if (!yp) return MBDAE_ERR_ARGUMENT;
     memset(yp, 0, (size_t)net->n * sizeof(double));
     return sn_net_consistent(net, t0, y, yp, NULL);

@@ -22,6 +22,8 @@ typedef struct snm_params {
   double release_band;    /* baumgarte hold: release at phi < -band L^2 */
   int switching;          /* baumgarte hold: 0 located (roots), 1 state */
   int forces;             /* baumgarte hold: 0 bilateral (eq. 3.1), 1 unilateral */
+  int formulation;        /* event hold under ida: 0 index1 (acceleration-level
+                             multipliers with drift control), 1 ggl (index 2) */
   double gravity[3];
   double drag;            /* N s/m, linear, every point */
   double length;          /* L of bola/chain/grid strings */
@@ -64,6 +66,7 @@ typedef struct snm_model {
   int elastic_dae;        /* elastic hold under IDA: y' - f(y) = 0 */
   double *f;              /* elastic DAE: right-hand side scratch */
   double *tension;        /* ns: scratch for output rows and VTK */
+  double *atol;           /* formulation ggl: per-component atol (n) */
   /* event capturing (method moreau, string_net_mechanics.c) */
   int event_capturing;    /* the problem carries the mechanical form */
   double *impulse_tension;/* ns: mean tension P_s / h of the last step (N) */

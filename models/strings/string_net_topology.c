@@ -38,7 +38,8 @@ sn_net *sn_net_create(int np, int ns, int n_extra, sn_form form) {
   net->off_r = 0;
   net->off_v = 3 * np;
   net->off_lam = 6 * np;
-  net->n_core = 6 * np + (form == SN_FORM_DAE ? ns : 0);
+  net->off_mu = 6 * np + ns;
+  net->n_core = 6 * np + (form == SN_FORM_DAE ? ns : form == SN_FORM_GGL ? 2 * ns : 0);
   net->n = net->n_core + n_extra;
   return net;
 }
@@ -65,6 +66,7 @@ void sn_net_free(sn_net **pnet) {
     free(w->acc);
     free(w->ps);
     free(w->ss);
+    free(w->gs);
     free(w->el_slot);
     free(w);
   }
@@ -129,6 +131,11 @@ int sn_net_validate(const sn_net *net, int *bad_string, const char **reason) {
   if (net->hold == SN_HOLD_ELASTIC && net->form != SN_FORM_ODE) {
     *bad_string = -1;
     *reason = "elastic threads have no multipliers: create the net in the ODE layout";
+    return MBDAE_ERR_PARAMETER;
+  }
+  if (net->form == SN_FORM_GGL && net->hold != SN_HOLD_EVENT) {
+    *bad_string = -1;
+    *reason = "the GGL layout holds exact taut strings (SN_HOLD_EVENT) only";
     return MBDAE_ERR_PARAMETER;
   }
   *bad_string = -1;
