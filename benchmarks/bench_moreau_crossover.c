@@ -13,8 +13,13 @@
  *     rk4 (PARAM = h)
  *   --save writes the end positions (binary doubles), --ref compares with
  *   such a file: err = max_k |r_k - r_k,ref| / L.
- * Prints one line: n,method,param,e,rc,cpu_s,steps,events,err,E_end
- * (cpu_s: CLOCK_PROCESS_CPUTIME_ID around mbdae_run). */
+ *   --peer: the Siconos peer's deploying net instead (/work/shared/peers/
+ *   siconos, validation/strings_moreau.c: a homogeneous expansion, every
+ *   string taut at the same instant t*, so the end energy is known in closed
+ *   form, E_exact, and the end taut count is 2n(n-1) for e = 0, 0 for e > 0).
+ * Prints one line: n,method,param,e,rc,cpu_s,steps,events,err,E_end,E_exact,
+ * taut_end (cpu_s: CLOCK_PROCESS_CPUTIME_ID around mbdae_run; taut: strings
+ * with L - d < 1e-3 L; E_exact NaN without --peer). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -24,6 +29,7 @@
 
 #include "mbdae/mbdae.h"
 #include "strings/string_net_model.h"
+#include "strings_moreau.h"
 #include "strings_run.h"
 
 static double cpu_now(void) {
@@ -39,9 +45,11 @@ int main(int argc, char **argv) {
     return 2;
   }
   const char *save = NULL, *ref = NULL;
-  for (int a = 6; a + 1 < argc; a += 2) {
-    if (!strcmp(argv[a], "--save")) save = argv[a + 1];
-    else if (!strcmp(argv[a], "--ref")) ref = argv[a + 1];
+  int peer = 0;
+  for (int a = 6; a < argc; ++a) {
+    if (!strcmp(argv[a], "--peer")) peer = 1;
+    else if (!strcmp(argv[a], "--save") && a + 1 < argc) save = argv[++a];
+    else if (!strcmp(argv[a], "--ref") && a + 1 < argc) ref = argv[++a];
   }
   const int n = atoi(argv[1]);
   const char *method = argv[2];
@@ -60,6 +68,7 @@ int main(int argc, char **argv) {
   p.v_common[2] = 5.0;
   p.e = e;
   for (int c = 0; c < 3; ++c) p.gravity[c] = 0.0;
+  if (peer && strings_siconos_net(&p, n, e)) return 1;
   mbdae_options o;
   mbdae_options_default(&o);
   if (mbdae_method_parse(method, &o.method)) return 2;
@@ -86,6 +95,7 @@ int main(int argc, char **argv) {
   double *y = calloc((size_t)nn, sizeof *y), *yp = calloc((size_t)nn, sizeof *yp);
   if (!y || !yp) return 1;
   rc = snm_initial_state(m, 0.0, y, o.method == MBDAE_METHOD_IDA ? yp : NULL);
+  const double E0 = snm_energy(m, y);
   mbdae_stats st;
   memset(&st, 0, sizeof st);
   char msg[512] = "";
@@ -118,10 +128,22 @@ int main(int argc, char **argv) {
     if (f) fclose(f);
     free(r);
   }
-  printf("%d,%s,%g,%g,%d,%.6g,%ld,%ld,%.3e,%.10g%s%s\n", n, method, param, e, rc, cpu, st.steps,
-         st.events, err, snm_energy(m, y), msg[0] ? "," : "", msg);
+  int taut = 0;
+  for (int s = 0; s < m->net->ns; ++s) {
+    const sn_string *str = &m->net->s[s];
+    double d2 = 0.0;
+    for (int c = 0; c < 3; ++c) {
+      double x = y[m->net->off_r + 3 * str->i + c] - y[m->net->off_r + 3 * str->j + c];
+      d2 += x * x;
+    }
+    taut += str->L - sqrt(d2) < 1e-3 * str->L;
+  }
+  printf("%d,%s,%g,%g,%d,%.6g,%ld,%ld,%.3e,%.10g,%.10g,%d%s%s\n", n, method, param, e, rc, cpu,
+         st.steps, st.events, err, snm_energy(m, y),
+         peer ? strings_siconos_net_end_energy(n, e, E0) : NAN, taut, msg[0] ? "," : "", msg);
   free(y);
   free(yp);
   snm_free(&m);
+  strings_table_free(&p);
   return rc ? 1 : 0;
 }
