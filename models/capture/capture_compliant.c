@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compliant/first_order.h"
 #include "mbdae/status.h"
 #include "polytope/rigid_body.h"
 
@@ -111,10 +112,7 @@ static int cb_jac_dense(double t, double cj, const double *y, const double *yp,
   memset(cc->dense_vals, 0, (size_t)nnz * sizeof *cc->dense_vals);
   int rc = capcomp_jacobian_values(m, t, cj, y, cc->dense_vals);
   if (rc) return rc;
-  const mbdae_index *cp = sn_pattern_colptr(cc->pat), *ri = sn_pattern_rowind(cc->pat);
-  for (int c = 0; c < m->n; ++c)
-    for (mbdae_index a = cp[c]; a < cp[c + 1]; ++a)
-      out[(size_t)c * m->n + ri[a]] += cc->dense_vals[a];
+  first_order_scatter_dense(cc->pat, m->n, cc->dense_vals, out);
   return 0;
 }
 
@@ -222,29 +220,9 @@ int capture_create_compliant(const capture_params *p, int dae, capture_model **o
   if (rc) { capture_free(&m); return rc; }
   /* replace the constraint form's problem by the compliant one */
   mbdae_problem_free(&m->problem);
-  m->problem = mbdae_problem_create(m->n, dae ? MBDAE_FORM_DAE : MBDAE_FORM_ODE);
-  if (!m->problem) { capture_free(&m); return MBDAE_ERR_MEMORY; }
+  int r = first_order_problem(&m->problem, m->n, dae, m, cb_residual, cb_rhs, cc->pat, cb_jac_sparse,
+                              cb_jac_dense, &cc->dense_vals);
   mbdae_problem *pb = m->problem;
-  int r = mbdae_problem_set_user_data(pb, m);
-  if (dae) {
-    r = r ? r : mbdae_problem_set_residual(pb, cb_residual);
-    double *id = malloc((size_t)m->n * sizeof *id);
-    if (!id) r = r ? r : MBDAE_ERR_MEMORY;
-    else {
-      for (int i = 0; i < m->n; ++i) id[i] = 1.0;
-      r = r ? r : mbdae_problem_set_id(pb, id);
-      free(id);
-    }
-  } else {
-    r = r ? r : mbdae_problem_set_rhs(pb, cb_rhs);
-  }
-  r = r ? r : mbdae_problem_set_jacobian_sparse(pb, sn_pattern_nnz(cc->pat),
-                                                sn_pattern_colptr(cc->pat),
-                                                sn_pattern_rowind(cc->pat), cb_jac_sparse);
-  if (!r && m->n <= 3000) {
-    cc->dense_vals = malloc((size_t)sn_pattern_nnz(cc->pat) * sizeof *cc->dense_vals);
-    r = cc->dense_vals ? mbdae_problem_set_jacobian_dense(pb, cb_jac_dense) : MBDAE_ERR_MEMORY;
-  }
   r = r ? r : mbdae_problem_set_invariants(pb, 7, inv_names, comp_invariants);
   r = r ? r : mbdae_problem_set_invariant_units(pb, capture_inv_units);
   r = r ? r : mbdae_problem_set_mode_name(pb, comp_mode_name);

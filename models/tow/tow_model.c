@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compliant/first_order.h"
 #include "mbdae/status.h"
 #include "polytope/rigid_body.h"
 #include "tow/tow.h"
@@ -247,9 +248,7 @@ static int cb_jac_dense(double t, double cj, const double *y, const double *yp, 
   memset(m->dense_vals, 0, (size_t)nnz * sizeof *m->dense_vals);
   int rc = tow_jacobian_values(m, t, cj, y, m->dense_vals);
   if (rc) return rc;
-  const mbdae_index *cp = sn_pattern_colptr(m->pat), *ri = sn_pattern_rowind(m->pat);
-  for (int c = 0; c < m->n; ++c)
-    for (mbdae_index a = cp[c]; a < cp[c + 1]; ++a) out[(size_t)c * m->n + ri[a]] += m->dense_vals[a];
+  first_order_scatter_dense(m->pat, m->n, m->dense_vals, out);
   return 0;
 }
 
@@ -321,29 +320,9 @@ int tow_create(const tow_params *p, int dae, tow_model **out, mbdae_param_error 
   for (int k = 1; k < m->npt; ++k) m->m[k] = p->tether_density * p->tether_length / m->N;
   rc = tow_jacobian_setup(m);
   if (rc) { tow_free(&m); return rc; }
-  m->problem = mbdae_problem_create(m->n, dae ? MBDAE_FORM_DAE : MBDAE_FORM_ODE);
-  if (!m->problem) { tow_free(&m); return MBDAE_ERR_MEMORY; }
+  int r = first_order_problem(&m->problem, m->n, dae, m, cb_residual, cb_rhs, m->pat, cb_jac_sparse,
+                              cb_jac_dense, &m->dense_vals);
   mbdae_problem *pb = m->problem;
-  int r = mbdae_problem_set_user_data(pb, m);
-  if (dae) {
-    r = r ? r : mbdae_problem_set_residual(pb, cb_residual);
-    double *id = malloc((size_t)m->n * sizeof *id);
-    if (!id) r = r ? r : MBDAE_ERR_MEMORY;
-    else {
-      for (int i = 0; i < m->n; ++i) id[i] = 1.0;
-      r = r ? r : mbdae_problem_set_id(pb, id);
-      free(id);
-    }
-  } else {
-    r = r ? r : mbdae_problem_set_rhs(pb, cb_rhs);
-  }
-  r = r ? r : mbdae_problem_set_jacobian_sparse(pb, sn_pattern_nnz(m->pat),
-                                                sn_pattern_colptr(m->pat),
-                                                sn_pattern_rowind(m->pat), cb_jac_sparse);
-  if (!r && m->n <= 3000) {
-    m->dense_vals = malloc((size_t)sn_pattern_nnz(m->pat) * sizeof *m->dense_vals);
-    r = m->dense_vals ? mbdae_problem_set_jacobian_dense(pb, cb_jac_dense) : MBDAE_ERR_MEMORY;
-  }
   r = r ? r : mbdae_problem_set_invariants(pb, 2, inv_names, cb_invariants);
   r = r ? r : mbdae_problem_set_invariant_units(pb, inv_units);
   r = r ? r : mbdae_problem_set_mode_name(pb, cb_mode);
