@@ -139,6 +139,10 @@ int capture_params_check(const capture_params *p, mbdae_param_error *err) {
     FAIL("baumgarte_forces", "unilateral applies to mode: baumgarte only (event mode's "
                              "forces are unilateral already: release at zero force)");
   if (p->control != CAPTURE_CONTROL_NONE && !(p->control_tf > 0.0)) FAIL("control_tf", "must be > 0");
+  if (!(p->friction >= 0.0 && isfinite(p->friction))) FAIL("friction", "must be finite and >= 0");
+  if (p->mode == CAPTURE_MODE_BAUMGARTE && p->friction > 0.0)
+    FAIL("friction", "applies to mode compliant (regularised) and to mode event under "
+                     "solver.method moreau (Coulomb cone); mode baumgarte is frictionless");
   if (p->mode == CAPTURE_MODE_COMPLIANT) { /* capture_compliant.c */
     if (!(p->string_ea > 0.0)) FAIL("EA", "must be > 0");
     if (!(p->string_damping >= 0.0)) FAIL("string_damping", "must be >= 0");

@@ -103,7 +103,9 @@ static const mbdae_param_spec specs[] = {
     "mode compliant: restitution of a normal impact at contact_reference_velocity (sets a)"),
   D("contact_reference_velocity", contact_reference_velocity, MBDAE_PARAM_MIN_OPEN, 1.0, 0.0,
     HUGE_VAL, "m/s", "mode compliant: impact speed at which contact_restitution holds"),
-  D("friction", friction, 0, 0.0, 0.0, HUGE_VAL, "-", "mode compliant: Coulomb coefficient"),
+  D("friction", friction, 0, 0.0, 0.0, HUGE_VAL, "-",
+    "Coulomb coefficient at the contacts: mode compliant (regularised), mode event under "
+    "solver.method moreau (exact cone)"),
   D("friction_velocity", friction_velocity, MBDAE_PARAM_MIN_OPEN, 0.01, 0.0, HUGE_VAL, "m/s",
     "mode compliant: regularisation velocity of friction (viscous below it)"),
 };
@@ -130,6 +132,16 @@ static int kind_create(const void *params, mbdae_options *o, mbdae_model **model
                "switching: state (modes from the state at every evaluation) is the seed's "
                "fixed-step method and needs solver.method rk4 (an adaptive step can jump over "
                "a contact); with ida or cvode use switching: located");
+    }
+    return MBDAE_ERR_UNSUPPORTED;
+  }
+  if (o->method != MBDAE_METHOD_MOREAU && cp->mode == CAPTURE_MODE_EVENT && cp->friction > 0.0) {
+    /* event mode's located impacts and held contacts are frictionless */
+    if (err) {
+      err->key = "parameters.friction";
+      snprintf(err->msg, sizeof err->msg,
+               "Coulomb friction in mode event needs solver.method moreau (the event-driven "
+               "impacts and held contacts are frictionless); got friction %g", cp->friction);
     }
     return MBDAE_ERR_UNSUPPORTED;
   }

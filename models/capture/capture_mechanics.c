@@ -28,6 +28,7 @@ void capture_mech_free(capture_mech **pme) {
   free(me->growptr); free(me->gcolind);
   free(me->restitution); free(me->normal); free(me->offset);
   free(me->face); free(me->y);
+  free(me->tangent); free(me->f_rows); free(me->mu); free(me->trowptr); free(me->tcolind);
   free(me);
   *pme = NULL;
 }
@@ -55,8 +56,14 @@ int capture_mech_create(capture_model *m, capture_mech **out) {
   me->offset = malloc((size_t)nf * sizeof *me->offset);
   me->face = calloc((size_t)np, sizeof *me->face);
   me->y = calloc((size_t)m->n, sizeof *me->y);
+  me->tangent = malloc((size_t)nf * 6 * sizeof *me->tangent);
+  me->f_rows = malloc((size_t)np * sizeof *me->f_rows);
+  me->mu = malloc((size_t)np * sizeof *me->mu);
+  me->trowptr = malloc((size_t)(2 * np + 1) * sizeof *me->trowptr);
+  me->tcolind = malloc((size_t)18 * np * sizeof *me->tcolind);
   if (!me->qidx || !me->vidx || !me->mcolptr || !me->mrowind || !me->growptr ||
-      !me->gcolind || !me->restitution || !me->normal || !me->offset || !me->face || !me->y) {
+      !me->gcolind || !me->restitution || !me->normal || !me->offset || !me->face || !me->y ||
+      !me->tangent || !me->f_rows || !me->mu || !me->trowptr || !me->tcolind) {
     capture_mech_free(&me);
     return MBDAE_ERR_MEMORY;
   }
@@ -107,7 +114,27 @@ int capture_mech_create(capture_model *m, capture_mech **out) {
     double a = sqrt(dot3(A, A));
     for (int c = 0; c < 3; ++c) me->normal[3 * f + c] = A[c] / a;
     me->offset[f] = 1.0 / a;
+    /* tangents: n x e (e the axis least along n), then n x t1 */
+    const double *n = &me->normal[3 * f];
+    int ax = fabs(n[0]) <= fabs(n[1]) && fabs(n[0]) <= fabs(n[2]) ? 0 : fabs(n[1]) <= fabs(n[2]) ? 1 : 2;
+    double e[3] = {0.0, 0.0, 0.0}, *t1 = &me->tangent[6 * f], *t2 = &me->tangent[6 * f + 3];
+    e[ax] = 1.0;
+    cross3(n, e, t1);
+    double tn = sqrt(dot3(t1, t1));
+    for (int c = 0; c < 3; ++c) t1[c] /= tn;
+    cross3(n, t1, t2);
   }
+  /* T: rows 2j, 2j + 1 on the columns of contact j's row of G */
+  z = 0;
+  for (int j = 0; j < np; ++j) {
+    me->f_rows[j] = ns + j;
+    me->mu[j] = m->p.friction;
+    for (int r = 0; r < 2; ++r) {
+      me->trowptr[2 * j + r] = z;
+      for (int c = 0; c < 9; ++c) me->tcolind[z++] = me->gcolind[me->growptr[ns + j] + c];
+    }
+  }
+  me->trowptr[2 * np] = z;
   *out = me;
   return MBDAE_OK;
 }
@@ -230,6 +257,20 @@ int capture_mech_gap(double t, const double *q, double *g, void *ud) {
   return all_finite(g, ns + np) ? 0 : 1;
 }
 
+/* The 9 entries of d . X' for a direction d in body axes at the body-axes
+ * point X (X' = C^T (v - U) - w x X): C d on the point's velocity, -C d on
+ * U, d x X on w. */
+static void contact_row(const double *C, const double *d, const double *X, double *val) {
+  double dx[3];
+  cross3(d, X, dx);
+  for (int c = 0; c < 3; ++c) {
+    double D = dot3(&C[3 * c], d);
+    val[c] = D;
+    val[3 + c] = -D;
+    val[6 + c] = dx[c];
+  }
+}
+
 int capture_mech_gap_jacobian(double t, const double *q, double *values, void *ud) {
   (void)t;
   capture_model *m = ud;
@@ -258,20 +299,33 @@ int capture_mech_gap_jacobian(double t, const double *q, double *values, void *u
   for (int j = 0; j < np; ++j) {
     int f = body_gap(m, me, C, &q[3 * j], P, X, &g);
     me->face[j] = f;
-    const double *nb = &me->normal[3 * f];
     /* g = n_f . X - d_f, X' = C^T (v - U) - w x X:
      * g' = N . (v - U) + (n_f x X) . w, N = C n_f */
-    double N[3], nx[3];
-    for (int c = 0; c < 3; ++c) N[c] = dot3(&C[3 * c], nb);
-    cross3(nb, X, nx);
-    for (int c = 0; c < 3; ++c) {
-      val[c] = N[c];
-      val[3 + c] = -N[c];
-      val[6 + c] = nx[c];
-    }
+    contact_row(C, &me->normal[3 * f], X, val);
     val += 9;
   }
   return all_finite(values, (int)me->gnnz) ? 0 : 1;
+}
+
+int capture_mech_tangent_jacobian(double t, const double *q, double *values, void *ud) {
+  (void)t;
+  capture_model *m = ud;
+  capture_mech *me = m->mech;
+  int np = m->np;
+  double C[9], X[3], g;
+  const double *P = &q[3 * np];
+  mbdae_rb_rotation(&q[3 * np + 3], C);
+  double *val = values;
+  for (int j = 0; j < np; ++j) {
+    int f = body_gap(m, me, C, &q[3 * j], P, X, &g);
+    /* as g' in capture_mech_gap_jacobian with n_f replaced by a tangent:
+     * t . X' = (C t) . (v - U) + (t x X) . w */
+    for (int r = 0; r < 2; ++r) {
+      contact_row(C, &me->tangent[6 * f + 3 * r], X, val);
+      val += 9;
+    }
+  }
+  return all_finite(values, 18 * np) ? 0 : 1;
 }
 
 int capture_mech_impulses(double t, double h, const double *impulse, void *ud) {
@@ -313,5 +367,8 @@ int capture_mech_attach(capture_model *m) {
                                        capture_mech_gap, capture_mech_gap_jacobian,
                                        me->restitution);
   if (!rc) rc = mbdae_problem_set_impulse_observer(pr, capture_mech_impulses);
+  if (!rc && m->p.friction > 0.0)
+    rc = mbdae_problem_set_friction(pr, m->np, me->f_rows, me->mu, 18 * (mbdae_index)m->np,
+                                    me->trowptr, me->tcolind, capture_mech_tangent_jacobian);
   return rc;
 }

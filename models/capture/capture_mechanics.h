@@ -33,6 +33,10 @@ typedef struct capture_mech {
   double *normal, *offset;     /* nf x 3 unit outward normals, nf plane offsets (body axes) */
   int *face;                   /* np: face of the last gap / Jacobian evaluation */
   double *y;                   /* scratch ODE state for the model's functions */
+  double *tangent;             /* nf x 6: two unit tangents of each face (body axes) */
+  int *f_rows;                 /* np: contact rows (ns + j), Coulomb friction */
+  double *mu;                  /* np: friction coefficient of each contact */
+  mbdae_index *trowptr, *tcolind; /* tangent Jacobian T, CSR (2 np x nv), G's columns */
   long steps;                  /* observer calls */
 } capture_mech;
 
@@ -60,6 +64,10 @@ int capture_mech_position_update(double h, const double *q, const double *v, dou
                                  void *ud);
 int capture_mech_gap(double t, const double *q, double *g, void *ud);
 int capture_mech_gap_jacobian(double t, const double *q, double *values, void *ud);
+/* Sliding velocity of each contact along its face's two tangents (rows 2j,
+ * 2j + 1: t . X' in body axes, X' = C^T (v - U) - w x X), for Coulomb
+ * friction at the contacts (parameters.friction > 0, mbdae_problem_set_friction). */
+int capture_mech_tangent_jacobian(double t, const double *q, double *values, void *ud);
 /* After every step: rows with a positive impulse carry force (taut string,
  * contact): they become the model's active set for the outputs, and
  * impulse / h its multipliers; a row starting to carry force counts as an
