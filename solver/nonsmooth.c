@@ -535,10 +535,11 @@ int ns_solve(ns_solver *s, const ns_input *in, double *v, double *P, ns_result *
     }
     nset++;
     bilateral |= i >= s->nu;
-    double d = 0.0;
+    double d = 0.0, e = 0.0;
     for (int k = s->gp[i]; k < s->gp[i + 1]; ++k) {
-      double gk = in->Gx[k];
-      d += gk * gk / s->wdiag[s->gi[k]];
+      const double gk = in->Gx[k], wj = s->wdiag[s->gi[k]], vj = s->vfree[s->gi[k]];
+      d += gk * gk / wj;
+      e += wj * vj * vj;
     }
     s->dii[i] = d > 0.0 ? d : DBL_MIN;
     s->w[i] = row_dot(s, in->Gx, i, s->vfree) + in->b[i];
@@ -546,6 +547,15 @@ int ns_solve(ns_solver *s, const ns_input *in, double *v, double *P, ns_result *
     double terms = fabs(in->b[i]);
     for (int k = s->gp[i]; k < s->gp[i + 1]; ++k) terms += fabs(in->Gx[k] * s->vfree[s->gi[k]]);
     vref = fmax(vref, fmax(fabs(s->w[i]), terms));
+    /* floor: the largest constraint velocity row i reaches with the kinetic
+     * energy its velocities have, sqrt(D_ii) ||vfree||_W over the row's
+     * velocities (W's diagonal). Every term G_ik^2 / W_kk * W_kk vfree_k^2 is
+     * a constraint velocity squared whether v_k is a point's velocity or a
+     * body's angular velocity (G_ik then a lever arm, W_kk an inertia), and by
+     * Cauchy-Schwarz it bounds sum_k |G_ik vfree_k|, so it is of the size of
+     * `terms` and stays a velocity of the step when every term is zero (a
+     * flat net moving along its normal: each string's w_i = 0 exactly). */
+    vref = fmax(vref, sqrt(d * e));
   }
   res->index_set = nset;
   if (nset == 0) return 0;

@@ -43,8 +43,9 @@ typedef struct ns_input {
   const double *r;             /* nv */
   const double *b;             /* nc */
   const unsigned char *in_set; /* nc: 1 for rows of the index set (bilateral: always) */
-  double tol;                  /* relative to the largest free |w_i| of the set, or the
-                                  largest sum of |terms| of a free w_i if larger */
+  double tol;                  /* relative to the largest over the set of: free |w_i|,
+                                  the sum of |terms| of w_i, sqrt(D_ii) times the
+                                  W-norm of vfree over row i's velocities */
   int max_iter;                /* active-set iterations, scaled by ns_iteration_cap;
                                   0: projected Gauss-Seidel only */
 } ns_input;

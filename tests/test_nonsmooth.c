@@ -394,6 +394,54 @@ static void test_iteration_cap_scales(void) {
   free(in_set);
 }
 
+/* A flat chain moving along its normal: points of unit mass on the x axis,
+ * strings along x (rows G = [-n, n] with n = (1, 0), the y entries in the
+ * pattern with value 0), the first point pinned along x (bilateral row),
+ * every point moving at vfree = (0, 1). Every w_i and every term G_ik vfree_k
+ * is exactly 0, so the answer is P = 0, v = vfree, whatever the warm start.
+ * The tolerance scale is sqrt(D_ii) |vfree| over a string's two points:
+ * sqrt(2 * 2) = 2. Gauss-Seidel from the warm start P = 1 only decays
+ * geometrically (about 0.94 per sweep), so a tolerance relative to the zero
+ * terms alone (a subnormal) could never be met. */
+#define FLAT_POINTS 7
+static void test_flat_chain_moving_along_normal(void) {
+  const int nv = 2 * FLAT_POINTS, nu = FLAT_POINTS - 1, nc = nu + 1;
+  mbdae_index wp[2 * FLAT_POINTS + 1], wi[2 * FLAT_POINTS], gp[FLAT_POINTS + 1],
+      gi[4 * FLAT_POINTS];
+  double Wx[2 * FLAT_POINTS], r[2 * FLAT_POINTS], Gx[4 * FLAT_POINTS], b[FLAT_POINTS] = {0};
+  double v[2 * FLAT_POINTS], P[FLAT_POINTS];
+  unsigned char in_set[FLAT_POINTS];
+  for (int j = 0; j < nv; ++j) wp[j] = j, wi[j] = j, Wx[j] = 1.0, r[j] = j % 2 ? 1.0 : 0.0;
+  wp[nv] = nv;
+  int k = 0;
+  for (int i = 0; i < nu; ++i) { /* string between points i and i + 1 */
+    gp[i] = k;
+    const double g[4] = {-1.0, 0.0, 1.0, 0.0};
+    for (int c = 0; c < 4; ++c) gi[k] = 2 * i + c, Gx[k++] = g[c];
+  }
+  gp[nu] = k; /* the pin: x of point 0 */
+  gi[k] = 0, Gx[k++] = 1.0;
+  gp[nc] = k;
+  char msg[512];
+  ns_solver *s = ns_create(nv, wp, wi, nc, nu, gp, gi, msg, sizeof msg);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  for (int max_iter = 0; max_iter <= 50; max_iter += 50) { /* Gauss-Seidel only, active set */
+    for (int i = 0; i < nc; ++i) in_set[i] = 1, P[i] = 1.0; /* last step's impulses */
+    ns_input in = {.Wx = Wx, .w_changed = 1, .Gx = Gx, .r = r, .b = b, .in_set = in_set,
+                   .tol = 1e-10, .max_iter = max_iter};
+    ns_result res;
+    int rc = ns_solve(s, &in, v, P, &res, msg, sizeof msg);
+    if (rc) fprintf(stderr, "max_iter %d: %s\n", max_iter, msg);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    MBDAE_ASSERT_ABS(res.vref, 2.0, 1e-15);
+    CU_ASSERT(res.residual <= 1e-10 * 2.0);
+    /* w = G G^T P here, so |P| <= |(G G^T)^-1| (28 for this chain) x the residual */
+    for (int i = 0; i < nc; ++i) MBDAE_ASSERT_ABS(P[i], 0.0, 1e-8);
+    for (int j = 0; j < nv; ++j) MBDAE_ASSERT_ABS(v[j], r[j], 2e-8);
+  }
+  ns_free(&s);
+}
+
 int main(void) {
   static const mbdae_test tests[] = {
     {"random problems against enumeration", test_random_against_enumeration},
@@ -402,6 +450,7 @@ int main(void) {
     {"non-diagonal W", test_nondiagonal_w},
     {"sparse Gauss-Seidel with a coupled body", test_sparse_fallback_coupled_body},
     {"active-set cap scales with the set", test_iteration_cap_scales},
+    {"flat chain moving along its normal", test_flat_chain_moving_along_normal},
     {NULL, NULL}};
   return mbdae_test_main("nonsmooth", tests);
 }
