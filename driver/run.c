@@ -512,6 +512,7 @@ static void add_stats(mbdae_stats *a, const mbdae_stats *b) {
   for (int q = 0; q < MBDAE_STATS_ORDERS; ++q) a->steps_by_order[q] += b->steps_by_order[q];
   a->restarts += b->restarts;
   a->ramp_steps += b->ramp_steps;
+  a->reuse_refactors += b->reuse_refactors;
   a->rhs_evals += b->rhs_evals;
   a->jac_evals += b->jac_evals;
   a->lin_setups += b->lin_setups;

@@ -62,6 +62,7 @@ static void pace_stats(FILE *f, const mbdae_stats *st) {
          st->steps ? (double)st->lin_setups / (double)st->steps : 0.0, 1);
   kv_long(f, "    ", "restarts", st->restarts, 1);
   kv_long(f, "    ", "ramp_steps", st->ramp_steps, 1);
+  kv_long(f, "    ", "reuse_refactors", st->reuse_refactors, 1);
 }
 
 int mbdae_summary_json_print(FILE *f, const mbdae_scenario *s, const mbdae_run_result *res) {

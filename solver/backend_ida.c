@@ -12,6 +12,7 @@
 #include <sundials/sundials_context.h>
 #include <sunlinsol/sunlinsol_dense.h>
 #include <sunlinsol/sunlinsol_klu.h>
+#include <sunnonlinsol/sunnonlinsol_newton.h>
 #include <sunmatrix/sunmatrix_dense.h>
 #include <sunmatrix/sunmatrix_sparse.h>
 
@@ -25,6 +26,11 @@ typedef struct ida_backend {
   N_Vector y, yp, id, atol;
   SUNMatrix A;
   SUNLinearSolver LS;
+  SUNNonlinearSolver NLS; /* IDA's Newton, with ida_nls_setup before each solve */
+  SUNNonlinSolConvTestFn ida_ctest; /* IDA's convergence test, wrapped by ida_nls_ctest */
+  SUNNonlinSolLSetupFn ida_lsetup; /* IDA's linear setup, wrapped by ida_nls_lsetup */
+  double first_norm;       /* the first Newton correction of the current attempt */
+  long reuse_refactors;    /* Newton failures of a reused matrix, retried refactored */
   mbdae_stats acc; /* totals of earlier re-inits (IDAReInit zeroes counters) */
   long nst_seen;   /* steps already reported to the engine since the last re-init */
   double h0;       /* the engine's first step after the last re-init (0: IDA's) */
@@ -81,6 +87,63 @@ static int ida_jac_sparse(realtype t, realtype cj, N_Vector y, N_Vector yp,
                           SUNSparseMatrix_Data(J), e->p->user_data);
 }
 
+/* Jacobian reuse (doc/engine.md, "Jacobian reuse"). IDA keeps its factorised
+ * matrix while cj moves by less than jac_reuse_cj; SUNDIALS' Newton retries a
+ * failed solve at once with a fresh factorisation when its matrix is flagged
+ * stale, and fails the step (cut by 4) when it is flagged current. Two gaps:
+ * - IDA leaves the flag "current" after any setup, so a matrix reused over
+ *   later steps counted as current: its failure cut the step instead of
+ *   refactoring. Every solve starts "stale" here (ida_nls_setup, called by
+ *   IDA before every Newton solve); a setup within it marks it current.
+ * - A reused matrix that cannot converge within Newton's iterations at the
+ *   observed rate fails at once (the rate after the second iterate, as
+ *   RADAU5's test), not after all of them: the refactorisation comes sooner.
+ * ida_nls_lsetup counts the retries (mbdae_stats::reuse_refactors). */
+static ida_backend *ida_of(void *ida_mem) {
+  void *ud = NULL;
+  if (IDAGetUserData(ida_mem, &ud) != IDA_SUCCESS || !ud) return NULL;
+  return ((mbdae_engine *)ud)->backend;
+}
+
+static int ida_nls_lsetup(booleantype jbad, booleantype *jcur, void *mem) {
+  ida_backend *b = ida_of(mem);
+  if (!b || !b->ida_lsetup) return -1;
+  if (jbad) b->reuse_refactors++; /* the Newton's retry after a stale matrix failed */
+  return b->ida_lsetup(jbad, jcur, mem);
+}
+
+static int ida_nls_setup(SUNNonlinearSolver NLS, N_Vector y, void *mem) {
+  (void)y;
+  SUNNonlinearSolverContent_Newton c = NLS->content;
+  if (c->LSetup && c->LSetup != ida_nls_lsetup) { /* IDA (re)attached its setup */
+    ida_backend *b = ida_of(mem);
+    if (!b) return SUN_NLS_MEM_NULL;
+    b->ida_lsetup = c->LSetup;
+    c->LSetup = ida_nls_lsetup;
+  }
+  c->jcur = SUNFALSE;
+  return SUN_NLS_SUCCESS;
+}
+
+static int ida_nls_ctest(SUNNonlinearSolver NLS, N_Vector ycor, N_Vector del, realtype tol,
+                         N_Vector ewt, void *data) {
+  ida_backend *b = data;
+  int rc = b->ida_ctest(NLS, ycor, del, tol, ewt, b->mem);
+  SUNNonlinearSolverContent_Newton c = NLS->content;
+  if (rc != SUN_NLS_CONTINUE || c->jcur) return rc;
+  double d = N_VWrmsNorm(del, ewt);
+  int m = c->curiter;
+  if (m == 0) {
+    b->first_norm = d;
+    return rc;
+  }
+  if (!(b->first_norm > 0.0)) return rc;
+  double rate = pow(d / b->first_norm, 1.0 / m);
+  int left = c->maxiters - 1 - m; /* iterations still allowed after this one */
+  if (rate < 1.0 && rate / (1.0 - rate) * d * pow(rate, left) <= tol) return rc;
+  return SUN_NLS_CONV_RECVR;
+}
+
 #define IDA_CHECK(call)                                                       \
   do {                                                                        \
     int flag_ = (call);                                                       \
@@ -107,6 +170,15 @@ static int ida_create(mbdae_engine *e) {
   IDA_CHECK(IDAInit(b->mem, ida_res, e->t, b->y, b->yp));
   IDA_CHECK(IDASetUserData(b->mem, e));
   IDA_CHECK(IDASetErrHandlerFn(b->mem, mbdae_sundials_error_handler, e));
+  b->NLS = SUNNonlinSol_Newton(b->y, b->ctx);
+  if (!b->NLS) return MBDAE_ERR_MEMORY;
+  b->NLS->ops->setup = ida_nls_setup;
+  IDA_CHECK(IDASetNonlinearSolver(b->mem, b->NLS));
+  b->ida_ctest = ((SUNNonlinearSolverContent_Newton)b->NLS->content)->CTest;
+  if (!b->ida_ctest || SUNNonlinSolSetConvTestFn(b->NLS, ida_nls_ctest, b) != SUN_NLS_SUCCESS) {
+    snprintf(e->msg, sizeof e->msg, "IDA: cannot wrap the Newton convergence test");
+    return MBDAE_ERR_SUNDIALS;
+  }
   if (o->atol_vec) {
     b->atol = N_VNew_Serial(e->n, b->ctx);
     if (!b->atol) return MBDAE_ERR_MEMORY;
@@ -294,6 +366,7 @@ static void ida_stats(mbdae_engine *e, mbdae_stats *s) {
   *s = b->acc;
   s->last_step = 0;
   ida_harvest(b, s);
+  s->reuse_refactors = b->reuse_refactors;
 }
 
 static void ida_destroy(mbdae_engine *e) {
@@ -301,6 +374,7 @@ static void ida_destroy(mbdae_engine *e) {
   if (!b) return;
   if (b->mem) IDAFree(&b->mem);
   if (b->LS) SUNLinSolFree(b->LS);
+  if (b->NLS) SUNNonlinSolFree(b->NLS);
   if (b->A) SUNMatDestroy(b->A);
   if (b->y) N_VDestroy(b->y);
   if (b->yp) N_VDestroy(b->yp);

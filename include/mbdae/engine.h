@@ -261,6 +261,9 @@ typedef struct mbdae_stats {
   long ramp_steps;           /**< the climb after a restart: its first step and each
                                 later one that grows, until one shrinks or reaches
                                 half the last step before the event */
+  long reuse_refactors;      /**< ida: Newton failures of a reused (stale) iteration
+                                matrix, each retried at once with a fresh factorisation
+                                instead of cutting the step */
 } mbdae_stats;
 
 /** @brief Integrate from o->t0 to o->t_end.
