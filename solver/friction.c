@@ -408,12 +408,17 @@ int fc_solve(fc_solver *s, const fc_input *in, double *v, double *P, double *Pt,
     const double *val;
     const int r = s->act[a];
     int n = row_of(s, in, r, &idx, &val);
-    double bb = r < nc ? in->b[r] : 0.0, w = bb, terms = fabs(bb);
+    double bb = r < nc ? in->b[r] : 0.0, w = bb, terms = fabs(bb), d = 0.0, e = 0.0;
     for (int k = 0; k < n; ++k) {
-      w += val[k] * s->vfree[idx[k]];
-      terms += fabs(val[k] * s->vfree[idx[k]]);
+      const double vk = s->vfree[idx[k]], wk = s->wdiag[idx[k]];
+      w += val[k] * vk;
+      terms += fabs(val[k] * vk);
+      d += val[k] * val[k] / wk;
+      e += wk * vk * vk;
     }
-    vref = fmax(vref, fmax(fabs(w), terms));
+    /* floor sqrt(D_ii) ||vfree||_W over the row's velocities: a velocity of
+     * the step even where every term is 0 (nonsmooth.c, ns_solve) */
+    vref = fmax(vref, fmax(fmax(fabs(w), terms), sqrt(d * e)));
   }
   res->index_set = 0;
   for (int i = 0; i < nc; ++i) res->index_set += in->in_set[i];

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "friction.h"
 #include "nonsmooth.h"
 #include "testutil.h"
 
@@ -440,6 +441,22 @@ static void test_flat_chain_moving_along_normal(void) {
     for (int j = 0; j < nv; ++j) MBDAE_ASSERT_ABS(v[j], r[j], 2e-8);
   }
   ns_free(&s);
+  /* the frictional solve (no contact here): the same Gauss-Seidel, same answer */
+  const mbdae_index tp[1] = {0};
+  fc_solver *f = fc_create(nv, wp, wi, nc, nu, gp, gi, 0, NULL, NULL, tp, NULL, msg, sizeof msg);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  for (int i = 0; i < nc; ++i) in_set[i] = 1, P[i] = 1.0;
+  fc_input fin = {.Wx = Wx, .w_changed = 1, .Gx = Gx, .Tx = NULL, .r = r, .b = b,
+                  .in_set = in_set, .tol = 1e-10, .max_sweeps = NS_FRICTION_SWEEPS};
+  ns_result res;
+  double Pt[1] = {0.0};
+  int rc = fc_solve(f, &fin, v, P, Pt, &res, msg, sizeof msg);
+  if (rc) fprintf(stderr, "friction: %s\n", msg);
+  CU_ASSERT_EQUAL_FATAL(rc, 0);
+  MBDAE_ASSERT_ABS(res.vref, 2.0, 1e-15);
+  for (int i = 0; i < nc; ++i) MBDAE_ASSERT_ABS(P[i], 0.0, 1e-8);
+  for (int j = 0; j < nv; ++j) MBDAE_ASSERT_ABS(v[j], r[j], 2e-8);
+  fc_free(&f);
 }
 
 int main(void) {
