@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,12 +199,21 @@ int mbdae_checkpoint_write(const char *dir, const mbdae_checkpoint *cp, char *er
   raw(&io, &sum, sizeof sum);
   char *tmp = join(dir, "." MBDAE_CHECKPOINT_FILE ".tmp");
   char *fin = join(dir, MBDAE_CHECKPOINT_FILE);
-  int rc = MBDAE_OK;
+  int rc = MBDAE_OK, masked = 0;
+  sigset_t old;
   if (io.failed || !tmp || !fin) {
     rc = MBDAE_ERR_MEMORY;
     if (err && errlen) snprintf(err, errlen, "out of memory writing the checkpoint");
     goto out;
   }
+  /* SIGINT/SIGTERM wait for the rename: a second one (which kills) would
+   * otherwise leave the temporary behind (a SIGKILL still can: the next
+   * run or resume removes it, mbdae_checkpoint_remove_partial) */
+  sigset_t stop;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGINT);
+  sigaddset(&stop, SIGTERM);
+  masked = pthread_sigmask(SIG_BLOCK, &stop, &old) == 0;
   int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
   if (fd < 0) {
     rc = MBDAE_ERR_IO;
@@ -233,6 +243,7 @@ int mbdae_checkpoint_write(const char *dir, const mbdae_checkpoint *cp, char *er
     close(dfd);
   }
 out:
+  if (masked) pthread_sigmask(SIG_SETMASK, &old, NULL);
   free(io.buf);
   free(tmp);
   free(fin);
@@ -369,6 +380,12 @@ int mbdae_checkpoint_validate(const mbdae_checkpoint *cp, const mbdae_options *o
       BAD("bad VTK frame times");
 #undef BAD
   return MBDAE_OK;
+}
+
+void mbdae_checkpoint_remove_partial(const char *dir) {
+  char *path = join(dir, "." MBDAE_CHECKPOINT_FILE ".tmp");
+  if (path) unlink(path);
+  free(path);
 }
 
 void mbdae_checkpoint_remove(const char *dir) {

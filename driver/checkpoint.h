@@ -81,6 +81,11 @@ int mbdae_checkpoint_read(const char *dir, mbdae_checkpoint *cp, char *err, size
 int mbdae_checkpoint_validate(const mbdae_checkpoint *cp, const mbdae_options *o, char *err,
                               size_t errlen);
 
+/* Remove DIR/.checkpoint.bin.tmp, the temporary of a checkpoint write that
+ * was killed (SIGKILL) before its rename; called under the directory's lock
+ * by every run and resume. */
+void mbdae_checkpoint_remove_partial(const char *dir);
+
 /* Remove DIR/checkpoint.bin (a finished run). */
 void mbdae_checkpoint_remove(const char *dir);
 

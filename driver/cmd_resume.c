@@ -78,6 +78,11 @@ int mbdae_cmd_resume(int argc, char **argv) {
   mbdae_scenario s;
   rc = mbdae_scenario_load_string(NULL, cp.scenario_name, cp.scenario_text,
                                   (const char *const *)cp.sets, cp.nsets, &s, err, sizeof err);
+  if (rc && mbdae_interrupt_signal) {
+    fprintf(stderr, "mbdae resume: %s (%s unchanged)\n", err, dir);
+    mbdae_checkpoint_free(&cp);
+    return mbdae_interrupt_exit_code();
+  }
   if (rc) {
     fprintf(stderr, "mbdae resume: the scenario stored in %s/%s no longer loads: %s%s\n", dir,
             MBDAE_CHECKPOINT_FILE, err,
@@ -109,7 +114,10 @@ int mbdae_cmd_resume(int argc, char **argv) {
   }
   rc = mbdae_scenario_run(&s, &cfg, res, err, sizeof err);
   int code;
-  if (res->interrupted && (rc == MBDAE_OK || rc == MBDAE_STOPPED)) {
+  if (res->setup_interrupted) {
+    fprintf(stderr, "mbdae resume: %s (%s unchanged)\n", res->message, dir);
+    code = mbdae_interrupt_exit_code();
+  } else if (res->interrupted && (rc == MBDAE_OK || rc == MBDAE_STOPPED)) {
     fprintf(stderr, "mbdae resume: %s [output in %s]\n", res->message, dir);
     code = mbdae_interrupt_exit_code();
   } else if (rc == MBDAE_OK || rc == MBDAE_STOPPED) {

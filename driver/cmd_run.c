@@ -154,12 +154,20 @@ int mbdae_cmd_run(int argc, char **argv) {
                ? MBDAE_ERR_IO
                : mbdae_text_file_read(path, &text, &text_len, err, sizeof err);
   if (!rc) rc = mbdae_scenario_load_string(NULL, path, text, sets, nset, &s, err, sizeof err);
+  if (!rc && mbdae_interrupt_signal) {
+    snprintf(err, sizeof err, "%s: interrupted by a signal after loading it", path);
+    mbdae_scenario_free(&s);
+    rc = MBDAE_STOPPED;
+  }
   if (rc) {
-    fprintf(stderr, "%s\n", err);
+    int stopped = mbdae_interrupt_signal != 0;
+    if (stopped) fprintf(stderr, "mbdae run: %s; nothing written\n", err);
+    else fprintf(stderr, "%s\n", err);
     free(text);
     free(sets);
     free(format_set);
-    return rc == MBDAE_ERR_MEMORY ? MBDAE_EXIT_FAILURE : MBDAE_EXIT_USAGE;
+    return stopped ? mbdae_interrupt_exit_code()
+           : rc == MBDAE_ERR_MEMORY ? MBDAE_EXIT_FAILURE : MBDAE_EXIT_USAGE;
   }
   char defdir[4096];
   if (!out && s.out_dir && !mbdae_out_dir_confined(s.out_dir)) {
@@ -202,7 +210,10 @@ int mbdae_cmd_run(int argc, char **argv) {
   }
   rc = mbdae_scenario_run(&s, &cfg, res, err, sizeof err);
   int code;
-  if (res->interrupted && (rc == MBDAE_OK || rc == MBDAE_STOPPED)) {
+  if (res->setup_interrupted) {
+    fprintf(stderr, "mbdae run: %s: %s\n", s.path, res->message);
+    code = mbdae_interrupt_exit_code();
+  } else if (res->interrupted && (rc == MBDAE_OK || rc == MBDAE_STOPPED)) {
     fprintf(stderr, "mbdae run: %s [output in %s]\n", res->message, out);
     code = mbdae_interrupt_exit_code();
   } else if (rc == MBDAE_ERR_SCENARIO) {

@@ -4,9 +4,16 @@
 
 #include <string.h>
 
+#include "interrupt_poll.h"
+
 volatile sig_atomic_t mbdae_interrupt_signal = 0;
 
 static void on_signal(int sig) { mbdae_interrupt_signal = sig; }
+
+static int signal_seen(void *data) {
+  (void)data;
+  return mbdae_interrupt_signal;
+}
 
 int mbdae_interrupt_install(void) {
   struct sigaction sa;
@@ -16,6 +23,7 @@ int mbdae_interrupt_install(void) {
   sa.sa_flags = SA_RESETHAND; /* the next one takes the default action: kill */
   if (sigaction(SIGINT, &sa, NULL) != 0) return -1;
   if (sigaction(SIGTERM, &sa, NULL) != 0) return -1;
+  mbdae_interrupt_poll_set(signal_seen, NULL); /* the loader's and set-up's polls */
   return 0;
 }
 

@@ -1,7 +1,11 @@
 /* interrupt.h - SIGINT/SIGTERM during a run (doc/checkpoint.md): the
- * handler only records the signal; the run's observer sees the flag at the
- * next output sample, stops, checkpoints and marks summary.json
- * "interrupted". A second signal of the same kind kills at once. */
+ * handler only records the signal; the engine sees the flag at the next
+ * model evaluation, the run stops, checkpoints and marks summary.json
+ * "interrupted". Before the first sample (loading, model creation, initial
+ * state) the long phases poll it through mbdae_interrupt_poll (interrupt_poll.h;
+ * the models through mbdae_options::cancel): the run ends with nothing
+ * written. A
+ * second signal of the same kind kills at once. */
 #ifndef MBDAE_DRIVER_INTERRUPT_H
 #define MBDAE_DRIVER_INTERRUPT_H
 

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "checkpoint.h"
+#include "interrupt_poll.h"
 #include "moreau_ledger.h"
 #include "mbdae/mechanics.h"
 #include "mbdae/status.h"
@@ -140,6 +141,7 @@ static int open_writers(run_ctx *c) {
   int rc = mbdae_mkdir_p(c->cfg->out_dir, c->io_msg, sizeof c->io_msg);
   if (!rc && c->lock_fd < 0) rc = mbdae_dir_lock(c->cfg->out_dir, &c->lock_fd, c->io_msg,
                                                  sizeof c->io_msg);
+  if (!rc) mbdae_checkpoint_remove_partial(c->cfg->out_dir); /* of a killed run */
   errno = 0;
   for (int i = 0; !rc && i < NWRITERS; ++i)
     if (!writer_on(c, i)) remove_stale(c, writers[i]->name);
@@ -310,6 +312,15 @@ static int observer(double t, const double *y, const double *yp,
 
 /* ---- checkpoints and interruption (doc/checkpoint.md) ---- */
 
+/* mbdae_options::cancel of the run: the model's create, the set-up here and
+ * the engine ask whether SIGINT/SIGTERM arrived (the flag, or the driver's
+ * poll, which a test may replace). */
+static int run_cancel(void *data) {
+  const run_ctx *c = data;
+  return (c->cfg->interrupt && *c->cfg->interrupt) || mbdae_interrupt_poll();
+}
+
+
 /* a sample on the output grid t0 + k dt_out, or the final one: where an
  * interruption may stop the run (never at a pre-event state) */
 static int on_grid(const run_ctx *c, double t) {
@@ -470,6 +481,8 @@ static int model_rebuild(run_ctx *c, const unsigned char *state, size_t size, ch
   c->run_opts->carry = keep.carry;
   c->run_opts->step_observer = keep.step_observer;
   c->run_opts->step_data = keep.step_data;
+  c->run_opts->cancel = keep.cancel;
+  c->run_opts->cancel_data = keep.cancel_data;
   return MBDAE_OK;
 }
 
@@ -545,7 +558,7 @@ static int observer_segmented(double t, const double *y, const double *yp,
   if (rc == 0 && !was_open && c->opened && c->q > 0 &&
       checkpoint_at(c, 0, 1, t, y, yp, NULL, 0))
     return -1;
-  if (rc == 0 && !ev && c->cfg->interrupt && *c->cfg->interrupt && on_grid(c, t)) {
+  if (rc == 0 && !ev && on_grid(c, t) && run_cancel(c)) {
     c->interrupted = 1;
     return 1;
   }
@@ -696,6 +709,20 @@ static int resume_setup(run_ctx *c, const mbdae_checkpoint *cp, double *y, doubl
 
 static void fix_text(char *s, size_t n) { s[n - 1] = '\0'; }
 
+
+/* Interrupted before the first sample: nothing was written, the output
+ * directory is as it was (a resumed run's files are opened before its
+ * integrator starts: it always reaches its first sample). */
+static int setup_interrupted(run_ctx *c, const char *phase) {
+  c->res->interrupted = 1;
+  c->res->setup_interrupted = 1;
+  c->res->status = MBDAE_STOPPED;
+  snprintf(c->res->message, sizeof c->res->message,
+           "interrupted by a signal during the set-up (%s), before t = %.9g; nothing written",
+           phase, c->s->options.t0);
+  return MBDAE_STOPPED;
+}
+
 static void copy_err(char *err, size_t errlen, const char *msg) {
   if (err && errlen) snprintf(err, errlen, "%s", msg);
 }
@@ -737,7 +764,14 @@ int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
   double *y = NULL, *yp = NULL;
   mbdae_column *cols = NULL, *evcols = NULL;
   mbdae_progress_bar bar;
-  int rc = k->create(s->params, &o, &c.model, &pe);
+  o.cancel = run_cancel;
+  o.cancel_data = &c;
+  int rc = run_cancel(&c) ? MBDAE_STOPPED : k->create(s->params, &o, &c.model, &pe);
+  if (rc && run_cancel(&c)) {
+    if (c.model) k->destroy(&c.model); /* a create that finished all the same */
+    rc = setup_interrupted(&c, "model creation");
+    goto done;
+  }
   if (rc || !c.model) {
     char key[160];
     fix_text(pe.msg, sizeof pe.msg);
@@ -823,6 +857,10 @@ int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
     snprintf(cols[0].unit, sizeof cols[0].unit, "s");
   }
   rc = k->initial_state(c.model, o.t0, y, yp);
+  if (run_cancel(&c)) {
+    rc = setup_interrupted(&c, "initial state");
+    goto done;
+  }
   if (rc) {
     char why[300];
     snprintf(why, sizeof why, "no consistent initial state for these parameters (%s)",
@@ -883,6 +921,7 @@ int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
   long segment = 0;
   if (cfg->resume && cfg->out_dir) {
     rc = mbdae_dir_lock(cfg->out_dir, &c.lock_fd, err, errlen);
+    if (!rc) mbdae_checkpoint_remove_partial(cfg->out_dir); /* of a killed run */
     if (!rc) rc = resume_setup(&c, cfg->resume, y, yp, err, errlen);
     if (rc) {
       res->status = rc;
@@ -911,6 +950,10 @@ int mbdae_scenario_run(const mbdae_scenario *s, const mbdae_run_config *cfg,
   c.run_opts = &o;
   res->status = run_segments(&c, t_begin, segment, y, yp);
   if (cfg->progress) mbdae_progress_bar_end(&bar);
+  if (c.interrupted && !c.opened) { /* in the integrator's set-up (KLU's analysis) */
+    rc = setup_interrupted(&c, "integrator set-up");
+    goto done;
+  }
   if (c.interrupted) {
     /* without segments the interruption time itself is the restart point;
      * with them, the last boundary's checkpoint is (doc/checkpoint.md) */

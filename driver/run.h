@@ -86,6 +86,9 @@ typedef struct mbdae_run_result {
   double wall_time;        /* seconds, model creation to last file */
   int interrupted;         /* stopped by cfg->interrupt (status MBDAE_STOPPED) */
   double checkpoint_t;     /* time of the newest checkpoint written or resumed (NAN: none) */
+  int setup_interrupted;   /* interrupted (also set) before the first sample, during
+                              the model's creation or initial state: nothing written,
+                              the output directory untouched */
 } mbdae_run_result;
 
 /* out_dir NULL, plots/every from the scenario, no progress, no notes. */

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "interrupt_poll.h"
 #include "mbdae/status.h"
 #include "message_line.h"
 #include "yaml_value.h"
@@ -355,7 +356,13 @@ int mbdae_yaml_tree_parse(const char *name, const char *what, const char *text,
   b.name = name;
   mbdae_ynode *first = NULL;
   int docs = 0, rc = MBDAE_OK;
-  for (;;) {
+  for (unsigned long nev = 1;; ++nev) {
+    /* a 256 MiB file parses for a minute: SIGINT/SIGTERM end it */
+    if (nev % 4096 == 0 && mbdae_interrupt_poll()) {
+      rc = mbdae_message_line(err, errlen, MBDAE_STOPPED,
+                              "%s: interrupted by a signal while loading %s", name, what);
+      break;
+    }
     yaml_event_t ev;
     if (!yaml_parser_parse(&parser, &ev)) {
       rc = syntax_error(&parser, name, text, len, err, errlen);

@@ -292,7 +292,7 @@ static int moreau_step(mbdae_engine *e, double h, double t_next) {
   void *ud = e->p->user_data;
   const int nv = b->nv, nc = b->nc, nu = b->nu;
   const double th = o->theta, t = b->t;
-  if (o->interrupt && *o->interrupt) { /* seen at every step, as at every evaluation elsewhere */
+  if (mbdae_options_cancelled(o)) { /* seen at every step, as at every evaluation elsewhere */
     e->interrupted = 1;
     return MBDAE_STOPPED;
   }

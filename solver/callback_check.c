@@ -16,7 +16,7 @@ int mbdae_engine_check_finite(mbdae_engine *e, const char *callback, const char 
                               double t, const double *out, int rc) {
   /* every backend's model evaluations pass here: an interruption is seen
    * within one of them, however long the output interval */
-  if (e->o->interrupt && *e->o->interrupt) {
+  if (mbdae_options_cancelled(e->o)) {
     e->interrupted = 1;
     return -1;
   }

@@ -13,6 +13,12 @@
 #include "mbdae/mechanics.h"
 #include "mbdae/status.h"
 
+int mbdae_options_cancelled(const mbdae_options *o) {
+  if (!o) return 0;
+  if (o->interrupt && *o->interrupt) return 1;
+  return o->cancel && o->cancel(o->cancel_data) ? 1 : 0;
+}
+
 void mbdae_options_default(mbdae_options *o) {
   if (!o) return;
   memset(o, 0, sizeof *o);
@@ -436,7 +442,7 @@ static int run_loop(mbdae_engine *e, mbdae_stats *stats) {
     int root = 0;
     e->tout = tout;
     rc = e->ops->advance(e, tout, &root);
-    if (e->interrupted || (o->interrupt && *o->interrupt)) {
+    if (e->interrupted || mbdae_options_cancelled(o)) {
       /* the backend's state is its last accepted step's */
       e->interrupted = 1;
       snprintf(e->msg, sizeof e->msg, "interrupted at t=%.12g", e->t);

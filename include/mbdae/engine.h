@@ -209,6 +209,11 @@ typedef struct mbdae_options {
   mbdae_arkode_table arkode_table; /**< arkode: the ESDIRK table */
   mbdae_restart_policy restart_policy; /**< implicit methods: the first step after an
                                 event when restart_step is 0 (default AUTO) */
+  int (*cancel)(void *cancel_data); /**< NULL, or asked like mbdae_options::interrupt
+                                (nonzero: stop) at every model evaluation and by a
+                                model's create between and within its long set-up
+                                phases (mbdae_options_cancelled) */
+  void *cancel_data;         /**< its argument */
 } mbdae_options;
 /** @var mbdae_options::t0
  *  start time */
@@ -220,6 +225,12 @@ typedef struct mbdae_options {
  * moreau: theta 1/2, step 1e-3, activation 1/2, tolerance 1e-10, 50 iterations.
  * @param o the options to fill (callbacks NULL) */
 MBDAE_EXPORT void mbdae_options_default(mbdae_options *o);
+
+/** @brief Whether the run (or a model's set-up) is asked to stop: the
+ * interrupt flag is set or the cancel hook returns nonzero.
+ * @param o the options (NULL: 0)
+ * @return 1 or 0 */
+MBDAE_EXPORT int mbdae_options_cancelled(const mbdae_options *o);
 
 /** Length of mbdae_stats::steps_by_order (Adams reaches order 12). */
 #define MBDAE_STATS_ORDERS 12

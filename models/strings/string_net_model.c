@@ -355,6 +355,12 @@ static int describe(snm_model *m) {
   }
 }
 
+/* A large net's set-up takes seconds: between its phases, an interruption
+ * (SIGINT/SIGTERM, seen by the driver) ends it with MBDAE_STOPPED. */
+static int cancelled(const mbdae_options *o) {
+  return mbdae_options_cancelled(o) ? MBDAE_STOPPED : MBDAE_OK;
+}
+
 int snm_create(const snm_params *p, mbdae_options *o, snm_model **out,
                mbdae_param_error *err) {
   int rc = snm_params_check(p, err);
@@ -412,6 +418,7 @@ int snm_create(const snm_params *p, mbdae_options *o, snm_model **out,
   }
   sn_net *net = m->net;
   rc = describe(m);
+  if (!rc) rc = cancelled(o);
   if (rc) goto fail_rc;
   m->p.points = NULL; /* owned by the caller (driver): not kept */
   m->p.strings = NULL;
@@ -452,6 +459,8 @@ int snm_create(const snm_params *p, mbdae_options *o, snm_model **out,
     }
     goto fail_rc;
   }
+  rc = cancelled(o);
+  if (rc) goto fail_rc;
   rc = sn_net_check_taut_rank(net, o->t0, m->R0, m->V0);
   if (rc == MBDAE_ERR_PARAMETER && err) {
     err->key = "topology";
@@ -460,6 +469,7 @@ int snm_create(const snm_params *p, mbdae_options *o, snm_model **out,
              "linearly dependent (e.g. two points at the same place joined by taut strings to "
              "the same points), so the string forces are not determined");
   }
+  if (!rc) rc = cancelled(o);
   if (rc) goto fail_rc;
   m->problem = mbdae_problem_create(
       net->n, form != SN_FORM_ODE || m->elastic_dae ? MBDAE_FORM_DAE : MBDAE_FORM_ODE);
@@ -486,7 +496,9 @@ int snm_create(const snm_params *p, mbdae_options *o, snm_model **out,
     m->pattern = sn_pattern_create(net->n);
     if (!rc && !m->pattern) rc = MBDAE_ERR_MEMORY;
     if (!rc) rc = sn_elastic_pattern_add(net, m->pattern);
+    if (!rc) rc = cancelled(o);
     if (!rc) rc = sn_pattern_finalize(m->pattern);
+    if (!rc) rc = cancelled(o);
     if (!rc) rc = sn_elastic_jacobian_bind(net, m->pattern);
     if (!rc) {
       m->jac_vals = malloc((size_t)sn_pattern_nnz(m->pattern) * sizeof(double));
@@ -511,7 +523,9 @@ int snm_create(const snm_params *p, mbdae_options *o, snm_model **out,
     m->pattern = sn_pattern_create(net->n);
     if (!rc && !m->pattern) rc = MBDAE_ERR_MEMORY;
     if (!rc) rc = sn_net_pattern_add(net, m->pattern);
+    if (!rc) rc = cancelled(o);
     if (!rc) rc = sn_pattern_finalize(m->pattern);
+    if (!rc) rc = cancelled(o);
     if (!rc) rc = sn_net_jacobian_bind(net, m->pattern);
     if (!rc) {
       m->jac_vals = malloc((size_t)sn_pattern_nnz(m->pattern) * sizeof(double));

@@ -52,28 +52,62 @@ int sn_pattern_add(sn_pattern *p, int row, int col) {
   return 0;
 }
 
-static int triplet_cmp(const void *a, const void *b) {
-  const sn_triplet *x = a, *y = b;
-  if (x->col != y->col) return x->col < y->col ? -1 : 1;
-  if (x->row != y->row) return x->row < y->row ? -1 : 1;
-  return 0;
+static int int_cmp(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
 }
 
+/* Sort one column's rows: insertion sort for the usual few, qsort for a
+ * long column (a body coupled to every point). */
+static void sort_rows(int *r, long k) {
+  if (k > 32) {
+    qsort(r, (size_t)k, sizeof *r, int_cmp);
+    return;
+  }
+  for (long i = 1; i < k; ++i) {
+    int v = r[i];
+    long j = i;
+    for (; j > 0 && r[j - 1] > v; --j) r[j] = r[j - 1];
+    r[j] = v;
+  }
+}
+
+/* CSC by a counting sort on the column, then each column's rows sorted and
+ * made unique: linear in the entries (a global qsort of millions of
+ * triplets took seconds for the largest nets, a set-up nobody could stop). */
 int sn_pattern_finalize(sn_pattern *p) {
   if (!p || p->colptr) return MBDAE_ERR_ARGUMENT;
-  qsort(p->t, (size_t)p->nt, sizeof *p->t, triplet_cmp);
-  long u = 0;
-  for (long a = 0; a < p->nt; ++a)
-    if (u == 0 || triplet_cmp(&p->t[a], &p->t[u - 1]) != 0) p->t[u++] = p->t[a];
-  p->nnz = u;
-  p->colptr = calloc((size_t)p->n + 1, sizeof(mbdae_index));
-  p->rowind = malloc((u > 0 ? (size_t)u : 1) * sizeof(mbdae_index));
-  if (!p->colptr || !p->rowind) return MBDAE_ERR_MEMORY;
-  for (long a = 0; a < u; ++a) {
-    p->colptr[p->t[a].col + 1]++;
-    p->rowind[a] = p->t[a].row;
+  const int n = p->n;
+  long *start = calloc((size_t)n + 1, sizeof *start);
+  int *r = malloc((p->nt > 0 ? (size_t)p->nt : 1) * sizeof *r);
+  p->colptr = calloc((size_t)n + 1, sizeof(mbdae_index));
+  if (!start || !r || !p->colptr) {
+    free(start);
+    free(r);
+    return MBDAE_ERR_MEMORY;
   }
-  for (int c = 0; c < p->n; ++c) p->colptr[c + 1] += p->colptr[c];
+  for (long a = 0; a < p->nt; ++a) start[p->t[a].col + 1]++;
+  for (int c = 0; c < n; ++c) start[c + 1] += start[c];
+  for (long a = 0; a < p->nt; ++a) r[start[p->t[a].col]++] = p->t[a].row;
+  /* start[c] is now the end of column c (the beginning of c + 1) */
+  long u = 0, b = 0;
+  for (int c = 0; c < n; ++c) {
+    long e = start[c];
+    sort_rows(r + b, e - b);
+    for (long a = b; a < e; ++a)
+      if (a == b || r[a] != r[a - 1]) r[u++] = r[a];
+    p->colptr[c + 1] = (mbdae_index)u;
+    b = e;
+  }
+  free(start);
+  p->nnz = (mbdae_index)u;
+  p->rowind = malloc((u > 0 ? (size_t)u : 1) * sizeof(mbdae_index));
+  if (!p->rowind) {
+    free(r);
+    return MBDAE_ERR_MEMORY;
+  }
+  for (long a = 0; a < u; ++a) p->rowind[a] = r[a];
+  free(r);
   free(p->t);
   p->t = NULL;
   p->nt = p->cap = 0;
