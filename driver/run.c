@@ -719,7 +719,7 @@ static int setup_interrupted(run_ctx *c, const char *phase) {
   c->res->status = MBDAE_STOPPED;
   snprintf(c->res->message, sizeof c->res->message,
            "interrupted by a signal during the set-up (%s), before t = %.9g; nothing written",
-           phase, c->s->options.t0);
+           phase, c->cfg->resume ? c->cfg->resume->t : c->s->options.t0);
   return MBDAE_STOPPED;
 }
 

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "checkpoint.h"
 #include "interrupt_poll.h"
 #include "json_check.h"
 #include "mbdae/status.h"
@@ -132,6 +133,31 @@ static void test_run_stopped_at_every_setup_poll(void) {
     int fd = open(lock, O_RDONLY | O_CLOEXEC);
     CU_ASSERT(fd < 0 || flock(fd, LOCK_EX | LOCK_NB) == 0); /* released */
     if (fd >= 0) close(fd);
+    /* a resume of it stopped in its set-up changes nothing */
+    mbdae_checkpoint cp;
+    CU_ASSERT_EQUAL_FATAL(mbdae_checkpoint_read(out, &cp, err, sizeof err), MBDAE_OK);
+    char *ckpt = slurp(out, "checkpoint.bin");
+    char ckpt_path[4300];
+    snprintf(ckpt_path, sizeof ckpt_path, "%s/checkpoint.bin", out);
+    struct stat st;
+    CU_ASSERT_EQUAL_FATAL(stat(ckpt_path, &st), 0);
+    long long ckpt_size = (long long)st.st_size;
+    cfg.resume = &cp;
+    for (long r = 1; r <= 3; ++r) {
+      polls = 0;
+      stop_at = r;
+      CU_ASSERT_EQUAL(mbdae_scenario_run(&s, &cfg, res, err, sizeof err), MBDAE_STOPPED);
+      CU_ASSERT(res->setup_interrupted);
+      char *csv2 = slurp(out, "series.csv"), *ckpt2 = slurp(out, "checkpoint.bin");
+      struct stat st2;
+      CU_ASSERT(stat(ckpt_path, &st2) == 0 && st2.st_size == st.st_size);
+      CU_ASSERT(csv && csv2 && !strcmp(csv, csv2));
+      CU_ASSERT(ckpt && ckpt2 && !memcmp(ckpt, ckpt2, (size_t)ckpt_size));
+      free(csv2);
+      free(ckpt2);
+    }
+    mbdae_checkpoint_free(&cp);
+    free(ckpt);
     free(sum);
     free(csv);
   }
