@@ -220,6 +220,32 @@ static int check_consistency(mbdae_engine *e, char *what, size_t n) {
   return bad >= 0 ? MBDAE_ERR_INCONSISTENT : MBDAE_OK;
 }
 
+/* A restart from a state the integrator left (segment boundary, checkpoint)
+ * that fails the consistency check: the model's restart completion, as its
+ * event handler would set it (an index-2 form IDACalcIC cannot repair), then
+ * the check again. A failed or non-finite completion leaves y, yp as they were
+ * and the first inconsistency stands. */
+static int restart_state(mbdae_engine *e, char *what, size_t n) {
+  size_t bytes = (size_t)e->n * sizeof(double);
+  double *keep = malloc(2 * bytes);
+  if (!keep) return MBDAE_ERR_MEMORY;
+  memcpy(keep, e->y, bytes);
+  memcpy(keep + e->n, e->yp, bytes);
+  int cb = e->p->restart_state(e->t, e->y, e->yp, e->p->user_data);
+  int finite = 1;
+  for (int i = 0; i < e->n && finite; ++i) finite = isfinite(e->y[i]) && isfinite(e->yp[i]);
+  int rc = MBDAE_ERR_INCONSISTENT;
+  if (cb == 0 && finite) {
+    rc = check_consistency(e, what, n); /* names the completed state's worst row */
+  }
+  if (rc != MBDAE_OK) {
+    memcpy(e->y, keep, bytes);
+    memcpy(e->yp, keep + e->n, bytes);
+  }
+  free(keep);
+  return rc == MBDAE_OK ? MBDAE_OK : MBDAE_ERR_INCONSISTENT;
+}
+
 /* ODE form: keep e->yp = f(t, y) for observers (moreau keeps its own: the
  * last step's mean rates, since its steps hold impulses). */
 static int refresh_ydot(mbdae_engine *e) {
@@ -534,6 +560,12 @@ int mbdae_run(mbdae_problem *p, const mbdae_options *o, double *y, double *yp,
 
   char what[256];
   rc = check_consistency(&e, what, sizeof what);
+  /* a restart the model completes itself is completed always, consistent or
+   * not: an index-2 form passes the check with the integrator's mu != 0 and y'
+   * of its interpolant, from which IDA's first Newton iterations fail */
+  if (rc == MBDAE_OK || rc == MBDAE_ERR_INCONSISTENT)
+    if (carry && carry->calcic_start && p->restart_state)
+      rc = restart_state(&e, what, sizeof what);
   int need_calcic = 0;
   if (rc == MBDAE_ERR_INCONSISTENT &&
       (o->calcic_fallback || (carry && carry->calcic_start))) {

@@ -77,6 +77,12 @@ int mbdae_problem_completion_size(const mbdae_problem *p) {
   return p && p->completion ? p->nd : 0;
 }
 
+int mbdae_problem_set_restart_state(mbdae_problem *p, mbdae_restart_fn f) {
+  if (!p || !f || p->form != MBDAE_FORM_DAE) return MBDAE_ERR_ARGUMENT;
+  p->restart_state = f;
+  return MBDAE_OK;
+}
+
 int mbdae_problem_set_jacobian_dense(mbdae_problem *p, mbdae_jac_fn jac) {
   if (!p || !jac) return MBDAE_ERR_ARGUMENT;
   p->jac_dense = jac;

@@ -26,6 +26,7 @@ struct mbdae_problem {
   mbdae_mode_name_fn mode_name;
   int nd;                     /* semi-explicit index 1: differential count (0: none) */
   mbdae_completion_fn completion; /* its completion (mbdae_problem_set_completion) */
+  mbdae_restart_fn restart_state; /* consistent state at a restart (may be NULL) */
   struct mbdae_mechanics *mech; /* second-order form (mechanics.h), NULL if none */
   /* repairs reported by the event handler (problem_repair.c) */
   double repair_tol;          /* the largest allowed */

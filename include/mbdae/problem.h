@@ -140,6 +140,23 @@ MBDAE_EXPORT int mbdae_problem_set_completion(mbdae_problem *p, int nd, mbdae_co
  * @param p the problem
  * @return nd, or 0 when the problem declares no completion (or p is NULL) */
 MBDAE_EXPORT int mbdae_problem_completion_size(const mbdae_problem *p);
+/** Consistent state at a restart (mbdae_problem_set_restart_state): given
+ * the differential unknowns y[i] (id 1) at a restart, set the algebraic ones
+ * and yp as the model's event handler leaves them, so that F(t, y, yp) = 0 in
+ * the current mode up to the constraint drift already in y. Returns 0, > 0
+ * recoverable, < 0 fatal. */
+typedef int (*mbdae_restart_fn)(double t, double *y, double *yp, void *user_data);
+/** @brief Declare how a DAE-form problem is made consistent at a restart.
+ *
+ * A run that starts from a state the integrator left (the next segment of
+ * --checkpoint-every, a resumed checkpoint: mbdae_carry calcic_start) and
+ * finds it inconsistent calls f first and checks the residual again; only if
+ * it still fails does IDACalcIC repair it. Needed by forms IDACalcIC cannot
+ * repair (index 2: string_net formulation ggl); an index-1 form need not.
+ * @param p the problem (MBDAE_FORM_DAE)
+ * @param f the restart completion
+ * @return MBDAE_OK or MBDAE_ERR_ARGUMENT (wrong form, NULL) */
+MBDAE_EXPORT int mbdae_problem_set_restart_state(mbdae_problem *p, mbdae_restart_fn f);
 /** @brief Set a dense analytic Jacobian.
  * @param p   the problem
  * @param jac fills the column-major n x n matrix

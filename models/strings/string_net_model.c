@@ -235,8 +235,10 @@ static const char *cb_mode(void *ud) {
  * their natural scales: lambda ~ M (U^2 / L + |g|) / L, mu ~ U / L (M the
  * total mass, U the largest speed about the centre of mass plus sqrt(|g| L),
  * L the shortest string). For the same reason the first step is
- * 1e-6 L / U unless the caller chose one: IDA's own guess (2e-13 s on a
- * spinning 20-point chain) makes eps cj exceed any such tolerance. As for
+ * 1e-5 L / U unless the caller chose one: IDA's own guess (2e-13 s on a
+ * spinning 20-point chain) makes eps cj exceed any such tolerance, and at
+ * 1e-6 L / U the bola's first step after 3 to 4 of 14 segment boundaries
+ * (--checkpoint-every 0.012 ... 0.5 s, rtol 1e-8 and 1e-6) failed alike. As for
  * the pendulum's GGL form, lambda and mu are outside the local error test
  * (suppress_alg). */
 #define GGL_ATOL_REL 1e-9
@@ -261,7 +263,7 @@ static int ggl_solver_settings(snm_model *m, mbdae_options *o) {
   }
   if (net->ns == 0) L = 1.0;
   U += sqrt(g * L);
-  if (o->h_init <= 0.0) o->h_init = 1e-6 * L / U;
+  if (o->h_init <= 0.0) o->h_init = 1e-5 * L / U;
   if (o->atol_vec) return 0;
   double lam = GGL_ATOL_REL * M * (U * U / L + g) / L, mu = GGL_ATOL_REL * U / L;
   m->atol = malloc((size_t)net->n * sizeof *m->atol);
@@ -519,6 +521,9 @@ int snm_create(const snm_params *p, mbdae_options *o, snm_model **out,
     }
     if (!rc && form == SN_FORM_DAE)
       rc = mbdae_problem_set_completion(pb, net->off_lam, cb_complete);
+    /* a segment boundary of ggl: lambda, mu = 0, y' as after an event
+     * (IDACalcIC cannot solve the index-2 system) */
+    if (!rc && form == SN_FORM_GGL) rc = mbdae_problem_set_restart_state(pb, cb_complete);
     free(id);
     m->pattern = sn_pattern_create(net->n);
     if (!rc && !m->pattern) rc = MBDAE_ERR_MEMORY;
