@@ -238,6 +238,13 @@ static void test_dae_completion(void) {
     mbdae_problem_set_id(p, id);
     CU_ASSERT_EQUAL(mbdae_problem_set_completion(p, 3, sd_complete), MBDAE_ERR_ARGUMENT);
     CU_ASSERT_EQUAL(mbdae_problem_completion_size(p), 0);
+    /* a restart completion: a DAE form and a function only */
+    CU_ASSERT_EQUAL(mbdae_problem_set_restart_state(p, NULL), MBDAE_ERR_ARGUMENT);
+    CU_ASSERT_EQUAL(mbdae_problem_set_restart_state(NULL, sd_complete), MBDAE_ERR_ARGUMENT);
+    mbdae_problem *ode = mbdae_problem_create(2, MBDAE_FORM_ODE);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ode);
+    CU_ASSERT_EQUAL(mbdae_problem_set_restart_state(ode, sd_complete), MBDAE_ERR_ARGUMENT);
+    mbdae_problem_free(&ode);
     mbdae_problem_set_jacobian_dense(p, sd_jac);
     mbdae_problem_set_jacobian_sparse(p, 4, cp, ri, sd_jac);
     mbdae_problem_set_roots(p, 1, sd_root);
