@@ -104,21 +104,10 @@ fc_solver *fc_create(int nv, const mbdae_index *w_colptr, const mbdae_index *w_r
     s->mu[k] = mu[k];
     s->contact_of[normal_rows[k]] = k;
   }
-  s->w_diag = s->w_nnz == nv;
-  for (int j = 0; j < nv; ++j) {
-    s->wdpos[j] = -1;
-    for (int k = s->wp[j]; k < s->wp[j + 1]; ++k)
-      if (s->wi[k] == j) s->wdpos[j] = k;
-  }
-  klu_defaults(&s->common);
-  if (!s->w_diag) {
-    s->wsym = klu_analyze(nv, s->wp, s->wi, &s->common);
-    if (!s->wsym) {
-      snprintf(msg, msglen, "KLU could not analyse the mass matrix pattern (status %d)",
-               s->common.status);
-      fc_free(&s);
-      return NULL;
-    }
+  if (ns_mass_analyse(nv, s->wp, s->wi, s->wdpos, &s->w_diag, &s->wsym, &s->common, msg,
+                      msglen)) {
+    fc_free(&s);
+    return NULL;
   }
   return s;
 }

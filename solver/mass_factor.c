@@ -3,6 +3,25 @@
 
 #include <stdio.h>
 
+int ns_mass_analyse(int nv, int *wp, int *wi, int *wdpos, int *w_diag, klu_symbolic **wsym,
+                    klu_common *common, char *msg, size_t msglen) {
+  *w_diag = wp[nv] == nv;
+  for (int j = 0; j < nv; ++j) {
+    wdpos[j] = -1;
+    for (int k = wp[j]; k < wp[j + 1]; ++k)
+      if (wi[k] == j) wdpos[j] = k;
+  }
+  klu_defaults(common);
+  if (*w_diag) return 0;
+  *wsym = klu_analyze(nv, wp, wi, common);
+  if (!*wsym) {
+    snprintf(msg, msglen, "KLU could not analyse the mass matrix pattern (status %d)",
+             common->status);
+    return -1;
+  }
+  return 0;
+}
+
 int ns_mass_factor(int nv, int w_diag, int *wp, int *wi, const int *wdpos, const double *Wx,
                    klu_symbolic *wsym, klu_numeric **wnum, klu_common *common, double *wdiag,
                    char *msg, size_t msglen) {

@@ -211,21 +211,10 @@ ns_solver *ns_create(int nv, const mbdae_index *w_colptr, const mbdae_index *w_r
     ns_free(&s);
     return NULL;
   }
-  s->w_diag = s->w_nnz == nv;
-  for (int j = 0; j < nv; ++j) {
-    s->wdpos[j] = -1;
-    for (int k = s->wp[j]; k < s->wp[j + 1]; ++k)
-      if (s->wi[k] == j) s->wdpos[j] = k;
-  }
-  klu_defaults(&s->common);
-  if (!s->w_diag) {
-    s->wsym = klu_analyze(nv, s->wp, s->wi, &s->common);
-    if (!s->wsym) {
-      snprintf(msg, msglen, "KLU could not analyse the mass matrix pattern (status %d)",
-               s->common.status);
-      ns_free(&s);
-      return NULL;
-    }
+  if (ns_mass_analyse(nv, s->wp, s->wi, s->wdpos, &s->w_diag, &s->wsym, &s->common, msg,
+                      msglen)) {
+    ns_free(&s);
+    return NULL;
   }
   if (nc > 0 && build_reduced(s)) {
     snprintf(msg, msglen, "out of memory building the reduced system (nv=%d, rows=%d)", nv, nc);
