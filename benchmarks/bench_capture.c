@@ -21,7 +21,9 @@
  *   (event capturing, Moreau-Jean; doc/capture.md "Event capturing") |
  *   arkode (ESDIRK on the DAE form through its completion, KLU; doc/arkode.md).
  *   --table NAME: arkode's table (solver.arkode_table names; default esdirk547);
- *   --restart auto|solver: solver.restart; --jac-reuse X: solver.jac_reuse_cj.
+ *   --restart auto|solver: solver.restart; --jac-reuse X: solver.jac_reuse_cj;
+ *   --event-window X: solver.event_window (default 1; 0: near-simultaneous
+ *   roots are not grouped; grouped= counts those that were).
  *   TOL: the fixed step for RK4 and moreau, else rtol (atol = 1e-2 rtol, as
  *   the demo).
  *   --theta X: moreau's theta (default 1/2); --release-held: event mode's
@@ -184,7 +186,7 @@ int main(int argc, char **argv) {
   const char *save = NULL, *ref = NULL, *ordering = "amd", *mode = "event",
              *switching = "located", *forces = "bilateral", *table = NULL,
              *restart = NULL;
-  double jac_reuse = -1.0;
+  double jac_reuse = -1.0, event_window = -1.0;
   limit_data lim = {0.0, 0, 0, NULL};
   double dt_out = 0.05, restart_step = 0.0, theta = 0.5;
   dump_data dump;
@@ -218,6 +220,7 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[a], "--table") == 0) table = argv[a + 1];
     else if (strcmp(argv[a], "--restart") == 0) restart = argv[a + 1];
     else if (strcmp(argv[a], "--jac-reuse") == 0) jac_reuse = atof(argv[a + 1]);
+    else if (strcmp(argv[a], "--event-window") == 0) event_window = atof(argv[a + 1]);
     else if (strcmp(argv[a], "--dump-onestep") == 0) dump.dir = argv[a + 1];
     else if (strcmp(argv[a], "--dump-at") == 0) {
       char *s = argv[a + 1], *end = NULL;
@@ -289,6 +292,7 @@ int main(int argc, char **argv) {
   if (restart) o.restart_policy = strcmp(restart, "auto") == 0 ? MBDAE_RESTART_AUTO
                                                                 : MBDAE_RESTART_SOLVER;
   if (jac_reuse >= 0.0) o.jac_reuse_cj = jac_reuse;
+  if (event_window >= 0.0) o.event_window = event_window;
   o.ordering = strcmp(ordering, "metis") == 0    ? MBDAE_ORDERING_METIS
                : strcmp(ordering, "colamd") == 0 ? MBDAE_ORDERING_COLAMD
                                                  : MBDAE_ORDERING_AMD;
@@ -383,7 +387,8 @@ int main(int argc, char **argv) {
          "dL_rel=%.2e E_end=%.6g klu_analyses=%ld klu_factors=%ld dense_fallbacks=%ld "
          "ns_iters=%ld ns_fallbacks=%ld set_max=%ld set_mean=%.1f max_violation=%.3e "
          "max_energy_rise=%.3e work_impulses=%.4g newton_iters=%ld newton_fails=%ld "
-         "err_fails=%ld jac_evals=%ld restarts=%ld ramp_steps=%ld mean_order=%.2f %s\n",
+         "err_fails=%ld jac_evals=%ld restarts=%ld ramp_steps=%ld mean_order=%.2f "
+         "grouped=%ld %s\n",
          n, capture_npoints(m), nsz, argv[2], tol, rc, st.t_reached, cpu, st.wall_time,
          cpu / tr, st.steps, st.rhs_evals, st.root_evals, st.lin_setups, st.events,
          capture_impacts(m), capture_releases(m), capture_face_switches(m),
@@ -392,7 +397,7 @@ int main(int argc, char **argv) {
          jf, jd, st.nonsmooth_iters, st.nonsmooth_fallbacks, st.index_set_max,
          st.index_set_mean, st.max_violation, st.max_energy_rise, st.work_impulses,
          st.newton_iters, st.newton_fails, st.err_test_fails, st.jac_evals, st.restarts,
-         st.ramp_steps, mean_order(&st), rc ? msg : "");
+         st.ramp_steps, mean_order(&st), st.grouped_roots, rc ? msg : "");
   free(x);
   free(y);
   free(yp);

@@ -76,6 +76,9 @@ const mbdae_param_spec mbdae_solver_specs[] = {
    "IDA: try IDACalcIC when a handler's state is inconsistent (else fail)"},
   {"root_band", MBDAE_PARAM_DOUBLE, OFF(root_band), 0, 0, 0, INF, 0, NULL, 0, "",
    "dead band of a just-handled root"},
+  {"event_window", MBDAE_PARAM_DOUBLE, OFF(event_window), 0, 0, 0, 1e6, 0, NULL, 0, "",
+   "ida, cvode, arkode: a root crossing within event_window * rtol * h after a located root "
+   "(h its step) joins that event: one handler call, one restart (0: off)"},
   {"theta", MBDAE_PARAM_DOUBLE, OFF(theta), 0, 0, 0.5, 1, 0, NULL, 0, "",
    "moreau: theta of the scheme (1/2: no numerical damping, 1: implicit Euler)"},
   {"moreau_step", MBDAE_PARAM_DOUBLE, OFF(moreau_step), OPEN_LO, 0, 0, INF, 0, NULL, 0, "s",
@@ -136,6 +139,7 @@ void mbdae_solver_fields_from_options(mbdae_solver_fields *f, const mbdae_option
   f->consistency_tol = o->consistency_tol;
   f->calcic_fallback = o->calcic_fallback;
   f->root_band = o->root_band;
+  f->event_window = o->event_window;
   f->theta = o->theta;
   f->moreau_step = o->moreau_step;
   f->activation = o->activation;
@@ -176,6 +180,7 @@ void mbdae_solver_fields_apply(const mbdae_solver_fields *f, mbdae_options *o) {
   o->consistency_tol = f->consistency_tol;
   o->calcic_fallback = f->calcic_fallback;
   o->root_band = f->root_band;
+  o->event_window = f->event_window;
   o->theta = f->theta;
   o->moreau_step = f->moreau_step;
   o->activation = f->activation;

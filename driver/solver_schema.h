@@ -15,7 +15,7 @@ typedef struct mbdae_solver_fields {
   int max_steps, max_order, suppress_alg, max_events, window_events;
   double window_length, consistency_tol;
   int calcic_fallback;
-  double root_band;
+  double root_band, event_window;
   double theta, moreau_step, activation, nonsmooth_tol;
   int nonsmooth_max_iter, projection;
   double projection_tol;

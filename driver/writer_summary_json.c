@@ -63,6 +63,7 @@ static void pace_stats(FILE *f, const mbdae_stats *st) {
   kv_long(f, "    ", "restarts", st->restarts, 1);
   kv_long(f, "    ", "ramp_steps", st->ramp_steps, 1);
   kv_long(f, "    ", "reuse_refactors", st->reuse_refactors, 1);
+  kv_long(f, "    ", "grouped_roots", st->grouped_roots, 1);
 }
 
 int mbdae_summary_json_print(FILE *f, const mbdae_scenario *s, const mbdae_run_result *res) {

@@ -73,16 +73,20 @@ int mbdae_arkode_dae_roots(realtype t, N_Vector z, realtype *g, void *user_data)
 }
 
 int mbdae_arkode_dae_complete_state(mbdae_arkode_dae *d) {
+  return mbdae_arkode_dae_complete_into(d, d->e->t, d->e->y, d->e->yp);
+}
+
+int mbdae_arkode_dae_complete_into(mbdae_arkode_dae *d, double t, double *y, double *yp) {
   mbdae_engine *e = d->e;
-  int rc = complete(d, e->t, e->y);
+  int rc = complete(d, t, y);
   if (rc != 0) {
     snprintf(e->msg, sizeof e->msg, "the model's completion failed at t=%.12g in mode '%s' "
-             "(status %d)%s%s", e->t, mbdae_engine_mode(e), rc, e->nonfinite[0] ? ": " : "",
+             "(status %d)%s%s", t, mbdae_engine_mode(e), rc, e->nonfinite[0] ? ": " : "",
              e->nonfinite);
     return MBDAE_ERR_CALLBACK;
   }
-  memcpy(e->y, d->Y, (size_t)d->n * sizeof *d->Y);
-  memcpy(e->yp, d->Yp, (size_t)d->n * sizeof *d->Yp);
+  memcpy(y, d->Y, (size_t)d->n * sizeof *d->Y);
+  memcpy(yp, d->Yp, (size_t)d->n * sizeof *d->Yp);
   return MBDAE_OK;
 }
 

@@ -34,6 +34,9 @@ int mbdae_arkode_dae_linsys(realtype t, N_Vector z, N_Vector fz, SUNMatrix A, SU
 
 /* Complete e->y, e->yp from e->y[0..nd) at e->t (after each advance). */
 int mbdae_arkode_dae_complete_state(mbdae_arkode_dae *d);
+/* Complete y[0..nd) at t into y and yp (length n): the interpolated state
+ * of the engine's event window. */
+int mbdae_arkode_dae_complete_into(mbdae_arkode_dae *d, double t, double *y, double *yp);
 /* The model's Jacobian evaluations (two per update: cj = 0 and 1). */
 long mbdae_arkode_dae_jac_evals(const mbdae_arkode_dae *d);
 

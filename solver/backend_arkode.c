@@ -67,6 +67,9 @@ static void ark_probe(mbdae_engine *e) {
     }                                                                         \
   } while (0)
 
+static int ark_dense(mbdae_engine *e, double t, double *y, double *yp, double *t0,
+                     double *t1);
+
 static int ark_create(mbdae_engine *e) {
   const mbdae_problem *p = e->p;
   const mbdae_options *o = e->o;
@@ -78,6 +81,7 @@ static int ark_create(mbdae_engine *e) {
   if (!b) return MBDAE_ERR_MEMORY;
   e->backend = b;
   e->step_probe = ark_probe;
+  e->step_dense = ark_dense;
   if (SUNContext_Create(NULL, &b->ctx) != 0) return MBDAE_ERR_SUNDIALS;
   /* a DAE form is integrated in its differential unknowns, y[0..nd) */
   const int dae = p->form == MBDAE_FORM_DAE;
@@ -163,6 +167,30 @@ static void ark_describe_failure(mbdae_engine *e, int flag) {
            e->sundials_msg);
 }
 
+/* The last step's interval [tn - hold, tn] and ARKODE's interpolant in it
+ * (ARKStepGetDky): the engine's event window (event_group.c). A DAE form's
+ * differential unknowns are interpolated and completed (w, yp). */
+static int ark_dense(mbdae_engine *e, double t, double *y, double *yp, double *t0,
+                     double *t1) {
+  arkode_backend *b = e->backend;
+  realtype tn = 0, hu = 0;
+  ARK_CHECK(ARKStepGetCurrentTime(b->mem, &tn));
+  ARK_CHECK(ARKStepGetLastStep(b->mem, &hu));
+  *t0 = tn - hu;
+  *t1 = tn;
+  if (!y) return MBDAE_OK;
+  N_Vector vy = N_VMake_Serial(b->dae ? e->p->nd : e->n, y, b->ctx);
+  if (!vy) return MBDAE_ERR_MEMORY;
+  int flag = ARKStepGetDky(b->mem, t, 0, vy);
+  N_VDestroy(vy);
+  if (flag != ARK_SUCCESS) {
+    snprintf(e->msg, sizeof e->msg,
+             "ARKStepGetDky at t=%.12g (step [%.12g, %.12g]) failed: %d", t, *t0, *t1, flag);
+    return MBDAE_ERR_SUNDIALS;
+  }
+  return b->dae ? mbdae_arkode_dae_complete_into(b->dae, t, y, yp) : MBDAE_OK;
+}
+
 static int ark_advance(mbdae_engine *e, double tout, int *root) {
   arkode_backend *b = e->backend;
   realtype tret = e->t;
@@ -246,6 +274,7 @@ static void ark_destroy(mbdae_engine *e) {
   free(b);
   e->backend = NULL;
   e->step_probe = NULL;
+  e->step_dense = NULL;
 }
 
 const mbdae_backend_ops mbdae_backend_arkode = {

@@ -57,6 +57,9 @@ static void cv_probe(mbdae_engine *e) {
     }                                                                         \
   } while (0)
 
+static int cv_dense(mbdae_engine *e, double t, double *y, double *yp, double *t0,
+                    double *t1);
+
 static int cv_create(mbdae_engine *e) {
   const mbdae_problem *p = e->p;
   const mbdae_options *o = e->o;
@@ -64,6 +67,7 @@ static int cv_create(mbdae_engine *e) {
   if (!b) return MBDAE_ERR_MEMORY;
   e->backend = b;
   e->step_probe = cv_probe;
+  e->step_dense = cv_dense;
   if (SUNContext_Create(NULL, &b->ctx) != 0) return MBDAE_ERR_SUNDIALS;
   b->y = N_VMake_Serial(e->n, e->y, b->ctx);
   if (!b->y) return MBDAE_ERR_MEMORY;
@@ -125,6 +129,28 @@ static void cv_describe_failure(mbdae_engine *e, int flag) {
 }
 
 static int cv_restart(mbdae_engine *e, double h0);
+
+/* The last step's interval [tn - hu, tn] and CVODE's interpolant in it
+ * (CVodeGetDky): the engine's event window (event_group.c); ODE form, no yp. */
+static int cv_dense(mbdae_engine *e, double t, double *y, double *yp, double *t0,
+                    double *t1) {
+  (void)yp;
+  cvode_backend *b = e->backend;
+  realtype tn = 0, hu = 0;
+  CV_CHECK(CVodeGetCurrentTime(b->mem, &tn));
+  CV_CHECK(CVodeGetLastStep(b->mem, &hu));
+  *t0 = tn - hu;
+  *t1 = tn;
+  if (!y) return MBDAE_OK;
+  N_Vector vy = N_VMake_Serial(e->n, y, b->ctx);
+  if (!vy) return MBDAE_ERR_MEMORY;
+  int flag = CVodeGetDky(b->mem, t, 0, vy);
+  N_VDestroy(vy);
+  if (flag == CV_SUCCESS) return MBDAE_OK;
+  snprintf(e->msg, sizeof e->msg, "CVodeGetDky at t=%.12g (step [%.12g, %.12g]) failed: %d",
+           t, *t0, *t1, flag);
+  return MBDAE_ERR_SUNDIALS;
+}
 
 static int cv_advance(mbdae_engine *e, double tout, int *root) {
   cvode_backend *b = e->backend;
@@ -226,6 +252,7 @@ static void cv_destroy(mbdae_engine *e) {
   if (b->ctx) SUNContext_Free(&b->ctx);
   free(b);
   e->backend = NULL;
+  e->step_dense = NULL;
 }
 
 const mbdae_backend_ops mbdae_backend_cvode = {

@@ -155,12 +155,16 @@ static int ida_nls_ctest(SUNNonlinearSolver NLS, N_Vector ycor, N_Vector del, re
     }                                                                         \
   } while (0)
 
+static int ida_dense(mbdae_engine *e, double t, double *y, double *yp, double *t0,
+                     double *t1);
+
 static int ida_create(mbdae_engine *e) {
   const mbdae_problem *p = e->p;
   const mbdae_options *o = e->o;
   ida_backend *b = calloc(1, sizeof *b);
   if (!b) return MBDAE_ERR_MEMORY;
   e->backend = b;
+  e->step_dense = ida_dense;
   if (SUNContext_Create(NULL, &b->ctx) != 0) return MBDAE_ERR_SUNDIALS;
   b->y = N_VMake_Serial(e->n, e->y, b->ctx);
   b->yp = N_VMake_Serial(e->n, e->yp, b->ctx);
@@ -244,6 +248,28 @@ static void ida_describe_failure(mbdae_engine *e, int flag) {
 }
 
 static int ida_restart(mbdae_engine *e, double h0);
+
+/* The last step's interval [tn - hu, tn] and IDA's interpolant in it
+ * (IDAGetDky, orders 0 and 1): the engine's event window (event_group.c). */
+static int ida_dense(mbdae_engine *e, double t, double *y, double *yp, double *t0,
+                     double *t1) {
+  ida_backend *b = e->backend;
+  realtype tn = 0, hu = 0;
+  IDA_CHECK(IDAGetCurrentTime(b->mem, &tn));
+  IDA_CHECK(IDAGetLastStep(b->mem, &hu));
+  *t0 = tn - hu;
+  *t1 = tn;
+  if (!y) return MBDAE_OK;
+  N_Vector vy = N_VMake_Serial(e->n, y, b->ctx), vyp = N_VMake_Serial(e->n, yp, b->ctx);
+  int flag = vy && vyp ? IDAGetDky(b->mem, t, 0, vy) : IDA_MEM_FAIL;
+  if (flag == IDA_SUCCESS) flag = IDAGetDky(b->mem, t, 1, vyp);
+  if (vy) N_VDestroy(vy);
+  if (vyp) N_VDestroy(vyp);
+  if (flag == IDA_SUCCESS) return MBDAE_OK;
+  snprintf(e->msg, sizeof e->msg, "IDAGetDky at t=%.12g (step [%.12g, %.12g]) failed: %d", t,
+           *t0, *t1, flag);
+  return MBDAE_ERR_SUNDIALS;
+}
 
 static int ida_advance(mbdae_engine *e, double tout, int *root) {
   ida_backend *b = e->backend;
@@ -385,6 +411,7 @@ static void ida_destroy(mbdae_engine *e) {
   if (b->ctx) SUNContext_Free(&b->ctx);
   free(b);
   e->backend = NULL;
+  e->step_dense = NULL;
 }
 
 const mbdae_backend_ops mbdae_backend_ida = {

@@ -49,6 +49,7 @@ void mbdae_options_default(mbdae_options *o) {
   o->projection_tol = 1e-10;
   o->arkode_table = MBDAE_ARKODE_ESDIRK547;
   o->restart_policy = MBDAE_RESTART_AUTO;
+  o->event_window = 1.0;
 }
 
 static const char *const method_names[] = {"ida", "cvode-bdf", "cvode-adams", "rk4",
@@ -135,6 +136,8 @@ static int check_options(const mbdae_problem *p, const mbdae_options *o,
         "half the memory available (%.3g GB): use linear_solver klu", p->n,
         1e-9 * dense_bytes, 1e-9 * mbdae_memory_available());
   if (!(o->root_band > 0.0)) BAD("root_band must be positive");
+  if (!(o->event_window >= 0.0 && o->event_window <= 1e6))
+    BAD("event_window (%g) must be in [0, 1e6]", o->event_window);
   if (o->method == MBDAE_METHOD_MOREAU) {
     if (!(o->theta >= 0.5 && o->theta <= 1.0)) BAD("theta (%g) must be in [1/2, 1]", o->theta);
     if (!(o->moreau_step > 0.0 && isfinite(o->moreau_step)))
@@ -320,6 +323,7 @@ static int check_repair(mbdae_engine *e, mbdae_stats *stats, const char *label,
 typedef struct event_state {
   int *dirs;
   double *inv_before, *inv_after;
+  double *ywin, *ypwin, *g0, *g1; /* the event window's look ahead (event_group.c) */
   double *ring;      /* times of the last window_events events */
   long nring;
   char mode_before[64], mode_after[64];
@@ -346,6 +350,10 @@ static int handle_event(mbdae_engine *e, event_state *s, mbdae_stats *stats,
   int any = 0;
   for (int i = 0; i < p->nroots; ++i) any |= s->dirs[i] != 0;
   if (!any) return MBDAE_OK;
+  int grouped = 0;
+  rc = mbdae_engine_group_roots(e, s->dirs, s->ywin, s->ypwin, s->g0, s->g1, &grouped);
+  if (rc != MBDAE_OK) return rc;
+  stats->grouped_roots += grouped;
 
   rc = observe(e, NULL); /* the pre-event state, so plots show the jump */
   if (rc != MBDAE_OK) return rc;
@@ -444,7 +452,12 @@ static int run_loop(mbdae_engine *e, mbdae_stats *stats) {
   s.inv_before = calloc((size_t)ni, sizeof *s.inv_before);
   s.inv_after = calloc((size_t)ni, sizeof *s.inv_after);
   s.ring = calloc((size_t)o->window_events, sizeof *s.ring);
-  int rc = (s.dirs && s.inv_before && s.inv_after && s.ring) ? MBDAE_OK : MBDAE_ERR_MEMORY;
+  s.ywin = calloc((size_t)e->n, sizeof *s.ywin);
+  s.ypwin = calloc((size_t)e->n, sizeof *s.ypwin);
+  s.g0 = calloc((size_t)nr, sizeof *s.g0);
+  s.g1 = calloc((size_t)nr, sizeof *s.g1);
+  int rc = (s.dirs && s.inv_before && s.inv_after && s.ring && s.ywin && s.ypwin && s.g0 &&
+            s.g1) ? MBDAE_OK : MBDAE_ERR_MEMORY;
   mbdae_carry *carry = o->carry;
   if (rc == MBDAE_OK && carry && carry->window)
     memcpy(s.ring, carry->window, (size_t)o->window_events * sizeof *s.ring);
@@ -498,6 +511,10 @@ static int run_loop(mbdae_engine *e, mbdae_stats *stats) {
   free(s.inv_before);
   free(s.inv_after);
   free(s.ring);
+  free(s.ywin);
+  free(s.ypwin);
+  free(s.g0);
+  free(s.g1);
   if (rc == MBDAE_OK && stop) return MBDAE_STOPPED;
   return rc;
 }
@@ -589,6 +606,7 @@ int mbdae_run(mbdae_problem *p, const mbdae_options *o, double *y, double *yp,
   bs.events = stats->events;
   bs.calcic_fallbacks = stats->calcic_fallbacks;
   bs.max_repair = stats->max_repair;
+  bs.grouped_roots = stats->grouped_roots;
   bs.interrupted = e.interrupted;
   memcpy(bs.steps_by_order, e.steps_by_order, sizeof bs.steps_by_order);
   bs.restarts = e.restarts;

@@ -76,6 +76,11 @@ struct mbdae_engine {
   double ramp_prev;          /* the last ramp step (0: none yet) */
   double tout;               /* the output time the run is advancing to */
   void (*step_probe)(mbdae_engine *e); /* a backend's check for newly taken steps */
+  /* The last step's dense output, set by a backend's create (NULL: none, as
+   * for rk4 and moreau): [*t0, *t1] the step's interval; with y non-NULL, the
+   * state at t in it into y (and yp for the DAE form). */
+  int (*step_dense)(mbdae_engine *e, double t, double *y, double *yp, double *t0,
+                    double *t1);
 };
 
 /* A backend has taken count steps, the last of size h at order q (called
@@ -98,6 +103,11 @@ int mbdae_engine_roots(mbdae_engine *e, double t, const double *y,
                        const double *yp, double *g);
 /* After an event: mask the fired roots around their post-event values. */
 int mbdae_engine_mask_fired(mbdae_engine *e, const int *dirs);
+/* Near-simultaneous roots (event_group.c): add to dirs the roots that cross
+ * within the event window after the located root at e->t, in its step;
+ * *grouped receives how many. Scratch: ywin, ypwin (n), g0, g1 (nroots). */
+int mbdae_engine_group_roots(mbdae_engine *e, int *dirs, double *ywin, double *ypwin,
+                             double *g0, double *g1, int *grouped);
 /* Release masks whose root has moved beyond its band to the other side. */
 int mbdae_engine_release_masks(mbdae_engine *e);
 

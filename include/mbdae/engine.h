@@ -214,6 +214,11 @@ typedef struct mbdae_options {
                                 model's create between and within its long set-up
                                 phases (mbdae_options_cancelled) */
   void *cancel_data;         /**< its argument */
+  double event_window;       /**< adaptive SUNDIALS methods: a root crossing within
+                                event_window * rtol * h after a located root (h the
+                                step that located it; never beyond that step) joins
+                                its event: one handler call, one restart (default 1;
+                                0: only roots located at the same time) */
 } mbdae_options;
 /** @var mbdae_options::t0
  *  start time */
@@ -221,7 +226,8 @@ typedef struct mbdae_options {
  *  relative tolerance */
 
 /** @brief Fill with defaults: IDA, dense, t in [0, 1], dt_out 0.01, rtol 1e-8,
- * atol 1e-10, rk4_step 1e-3, max_steps 100000, window 1000 events per 1e-9;
+ * atol 1e-10, rk4_step 1e-3, max_steps 100000, window 1000 events per 1e-9,
+ * event_window 1;
  * moreau: theta 1/2, step 1e-3, activation 1/2, tolerance 1e-10, 50 iterations.
  * @param o the options to fill (callbacks NULL) */
 MBDAE_EXPORT void mbdae_options_default(mbdae_options *o);
@@ -275,6 +281,9 @@ typedef struct mbdae_stats {
   long reuse_refactors;      /**< ida: Newton failures of a reused (stale) iteration
                                 matrix, each retried at once with a fresh factorisation
                                 instead of cutting the step */
+  long grouped_roots;        /**< roots that joined an earlier root's event because
+                                they cross within mbdae_options::event_window (each
+                                saves a handler call and a restart) */
 } mbdae_stats;
 
 /** @brief Integrate from o->t0 to o->t_end.

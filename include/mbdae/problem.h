@@ -60,7 +60,10 @@ typedef struct mbdae_event_info {
 
 /** Event handler, called at a located root. dirs[i] is +1 (g_i rose through 0),
  * -1 (fell through 0) or 0 (not fired); all roots located at the same time
- * are passed together. The handler applies the event map (impulse, mode
+ * are passed together, and so are those that cross within the engine's event
+ * window after it (mbdae_options::event_window: their g_i still lies on the
+ * pre-crossing side, by at most that window times |dg_i/dt|; the handler applies
+ * their transitions now). The handler applies the event map (impulse, mode
  * switch) and must leave y, yp consistent with the new mode's equations.
  * Returns MBDAE_EVENT_CONTINUE, _STOP or _NOCHANGE, or < 0 (fatal). */
 typedef int (*mbdae_event_fn)(double t, double *y, double *yp, const int *dirs,
