@@ -18,7 +18,16 @@
  * the same A again. Keeping K out of the elimination keeps the contact rows
  * from coupling all to all through the body. On the 30 x 30 capture a run
  * to t = 1.6 s costs a third of the CPU of the full KKT system of all rows
- * and velocities (n = 5,346; doc/moreau.md). */
+ * and velocities (n = 5,346; doc/moreau.md).
+ *
+ * Within one solve the reduced system of A is the principal submatrix on
+ * A + K of one fixed symmetric matrix (the Delassus entries of two rows do
+ * not depend on the set). So a later iterate, whose set differs from a
+ * factorised one by a few rows, is solved as that factor bordered by the
+ * added rows' columns and unit columns for the dropped rows (ns_border.h):
+ * a solve per new row instead of an analysis and a factorisation of the
+ * whole system. The bordered result is kept only if it meets the iterate's
+ * own linear system to NS_BORDER_RES times the tolerance. */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -30,12 +39,25 @@
 
 #include "nonsmooth.h"
 #include "mass_factor.h"
+#include "ns_border.h"
 
 /* Active sets remembered to detect a cycling iteration. */
 #define NS_CYCLE_MEMORY 16
 /* A diagonal velocity is eliminated when at most this many rows touch it
  * (each such velocity adds up to its count squared entries). */
 #define NS_ELIM_ROWS 32
+/* Later iterates of one solve are bordered solves on the factor of an
+ * earlier iterate (ns_border.h) while they differ from it by at most
+ * NS_BORDER_MAX rows (added plus removed) and at most NS_BORDER_SLOTS
+ * distinct rows have been bordered since that factorisation; otherwise the
+ * iterate is factorised and becomes the base. */
+#define NS_BORDER_MAX 128
+#define NS_BORDER_SLOTS 256
+/* A bordered solve is accepted when the residual of the iterate's linear
+ * system, in velocity units, is at most NS_BORDER_RES times the solve's
+ * tolerance (after up to two steps of refinement); otherwise the iterate is
+ * factorised. */
+#define NS_BORDER_RES 1e-3
 
 struct ns_solver {
   int nv, nc, nu, n;
@@ -68,6 +90,16 @@ struct ns_solver {
   unsigned char *fact_on;      /* the active set of the system last analysed and factorised */
   int have_fact;
   long refactors, factors;
+  /* bordered solves: the base is the factorised system of rows brpos >= 0
+   * (bna of them, then the nk kept velocities); base_ok while it belongs
+   * to the current ns_solve (the values of W and G) */
+  ns_border *bd;
+  int *brpos, bna, base_ok, cur_bordered;
+  int *bpos, *blist, *bslot, nb;   /* the current border: position of row i, rows, slots */
+  int *bidx, *bmark;               /* a column's entries; bmark: where an unknown is listed */
+  double *bval, *bV, *bf, *bg, *bdx;
+  double lin_tol;
+  long bordered;
   uint64_t ring[NS_CYCLE_MEMORY];
 };
 
@@ -93,6 +125,9 @@ void ns_free(ns_solver **sp) {
   free(s->rpos), free(s->rp), free(s->ri), free(s->rx), free(s->mark);
   free(s->wdiag), free(s->vfree), free(s->dii), free(s->w), free(s->rhs), free(s->yx);
   free(s->on), free(s->seen), free(s->fact_on);
+  ns_border_free(&s->bd);
+  free(s->brpos), free(s->bpos), free(s->blist), free(s->bslot), free(s->bidx);
+  free(s->bval), free(s->bmark), free(s->bV), free(s->bf), free(s->bg), free(s->bdx);
   free(s);
   *sp = NULL;
 }
@@ -216,6 +251,30 @@ ns_solver *ns_create(int nv, const mbdae_index *w_colptr, const mbdae_index *w_r
     ns_free(&s);
     return NULL;
   }
+  if (nc > 0) {
+    const size_t nr = (size_t)nc + (size_t)nv + 1, kb = NS_BORDER_MAX;
+    s->bd = ns_border_create(NS_BORDER_SLOTS, NS_BORDER_MAX);
+    s->brpos = malloc((size_t)nc * sizeof *s->brpos);
+    s->bpos = malloc((size_t)nc * sizeof *s->bpos);
+    s->blist = malloc(kb * sizeof *s->blist);
+    s->bslot = malloc(kb * sizeof *s->bslot);
+    s->bidx = malloc(nr * sizeof *s->bidx);
+    s->bval = malloc(nr * sizeof *s->bval);
+    s->bmark = malloc(nr * sizeof *s->bmark);
+    s->bV = malloc(kb * kb * sizeof *s->bV);
+    s->bf = malloc(nr * sizeof *s->bf);
+    s->bg = malloc(kb * sizeof *s->bg);
+    s->bdx = malloc(nr * sizeof *s->bdx);
+    if (!s->bd || !s->brpos || !s->bpos || !s->blist || !s->bslot || !s->bidx || !s->bval ||
+        !s->bmark || !s->bV || !s->bf || !s->bg || !s->bdx) {
+      snprintf(msg, msglen, "out of memory creating the nonsmooth solver (nv=%d, rows=%d)", nv,
+               nc);
+      ns_free(&s);
+      return NULL;
+    }
+    for (int i = 0; i < nc; ++i) s->bpos[i] = -1;
+    for (size_t i = 0; i < nr; ++i) s->bmark[i] = -1;
+  }
   if (nc > 0 && build_reduced(s)) {
     snprintf(msg, msglen, "out of memory building the reduced system (nv=%d, rows=%d)", nv, nc);
     ns_free(&s);
@@ -338,9 +397,170 @@ static void reduced_velocities(const ns_solver *s, const ns_input *in, const dou
   }
 }
 
+/* The places of the active set on = in_set && s->on in the reduced system
+ * (rpos, na, n_red) and its right-hand side (reduced_assemble's) in rhs. */
+static void active_rhs(ns_solver *s, const ns_input *in, double *rhs) {
+  int na = 0;
+  for (int i = 0; i < s->nc; ++i) s->rpos[i] = in->in_set[i] && s->on[i] ? na++ : -1;
+  s->na = na;
+  s->n_red = na + s->nk;
+  for (int a = 0; a < s->nc; ++a) {
+    if (s->rpos[a] < 0) continue;
+    double q = in->b[a];
+    for (int k = s->gp[a]; k < s->gp[a + 1]; ++k)
+      if (s->kpos[s->gi[k]] < 0) q += in->Gx[k] * s->vfree[s->gi[k]];
+    rhs[s->rpos[a]] = -q;
+  }
+  for (int kc = 0; kc < s->nk; ++kc) rhs[na + kc] = -in->r[s->kept[kc]];
+}
+
+/* Column a of the reduced system of every row over the base's unknowns
+ * (rows brpos >= 0, then the kept velocities) into bidx/bval; the entries
+ * with added rows (bpos >= 0) into column c of the border block V. */
+static void border_entry(ns_solver *s, int *nnz, int pos, double x) {
+  if (s->bmark[pos] < 0) {
+    s->bmark[pos] = *nnz;
+    s->bidx[*nnz] = pos;
+    s->bval[(*nnz)++] = x;
+  } else {
+    s->bval[s->bmark[pos]] += x;
+  }
+}
+
+static int border_column(ns_solver *s, const ns_input *in, int a, int c) {
+  int nnz = 0;
+  for (int k = s->gp[a]; k < s->gp[a + 1]; ++k) {
+    const int j = s->gi[k];
+    const double gaj = in->Gx[k];
+    if (s->kpos[j] >= 0) {
+      border_entry(s, &nnz, s->bna + s->kpos[j], gaj);
+      continue;
+    }
+    const double f = gaj / s->wdiag[j];
+    for (int t = s->tp[j]; t < s->tp[j + 1]; ++t) {
+      const int kk = s->tk[t], row = s->grow[kk];
+      if (s->brpos[row] >= 0)
+        border_entry(s, &nnz, s->brpos[row], f * in->Gx[kk]);
+      else if (s->bpos[row] >= 0 && s->rpos[row] >= 0) {
+        s->bV[c * s->nb + s->bpos[row]] += f * in->Gx[kk];
+      }
+    }
+  }
+  for (int e = 0; e < nnz; ++e) s->bmark[s->bidx[e]] = -1;
+  return nnz;
+}
+
+/* Solve the current reduced system in place (x: its right-hand side on
+ * entry, in the current layout) with the prepared border on the base. */
+static int border_apply(ns_solver *s, double *x) {
+  for (int i = 0; i < s->nc; ++i) {
+    if (s->brpos[i] >= 0) s->bf[s->brpos[i]] = s->rpos[i] >= 0 ? x[s->rpos[i]] : 0.0;
+    if (s->bpos[i] >= 0) s->bg[s->bpos[i]] = s->rpos[i] >= 0 ? x[s->rpos[i]] : 0.0;
+  }
+  for (int kc = 0; kc < s->nk; ++kc) s->bf[s->bna + kc] = x[s->na + kc];
+  if (ns_border_apply(s->bd, s->bf, s->bg)) return -2;
+  for (int i = 0; i < s->nc; ++i)
+    if (s->rpos[i] >= 0) x[s->rpos[i]] = s->brpos[i] >= 0 ? s->bf[s->brpos[i]] : s->bg[s->bpos[i]];
+  for (int kc = 0; kc < s->nk; ++kc) x[s->na + kc] = s->bf[s->bna + kc];
+  return 0;
+}
+
+/* The residual M x - rhs of the current reduced system at (v, P) into d
+ * (current layout); returns its largest entry in velocity units (kept rows
+ * divided by W_jj). */
+static double reduced_residual(ns_solver *s, const ns_input *in, const double *v,
+                               const double *P, double *d) {
+  double m = 0.0;
+  for (int a = 0; a < s->nc; ++a) {
+    if (s->rpos[a] < 0) continue;
+    const double ra = row_dot(s, in->Gx, a, v) + in->b[a] + NS_EPS_REL * s->dii[a] * P[a];
+    d[s->rpos[a]] = ra;
+    if (!(fabs(ra) <= m)) m = fabs(ra);
+  }
+  for (int kc = 0; kc < s->nk; ++kc) {
+    const int j = s->kept[kc];
+    double rk = in->r[j];
+    for (int t = s->tp[j]; t < s->tp[j + 1]; ++t) {
+      const int kk = s->tk[t];
+      if (s->rpos[s->grow[kk]] >= 0) rk += in->Gx[kk] * P[s->grow[kk]];
+    }
+    for (int k = s->wp[j]; k < s->wp[j + 1]; ++k) rk -= in->Wx[k] * v[s->wi[k]];
+    d[s->na + kc] = rk;
+    if (!(fabs(rk) / s->wdiag[j] <= m)) m = fabs(rk) / s->wdiag[j];
+  }
+  return m;
+}
+
+/* The current active set solved by a bordered system on the base: returns
+ * 0 with v, P, and s->rhs holding the reduced solution, or 1 when the
+ * iterate must be factorised (too many rows changed, slots full, singular
+ * capacitance or a residual above s->lin_tol). */
+static int border_solve(ns_solver *s, const ns_input *in, double *v, double *P) {
+  const int nc = s->nc;
+  for (int i = 0; i < s->nb; ++i) s->bpos[s->blist[i]] = -1;
+  s->nb = 0;
+  for (int i = 0; i < nc; ++i) {
+    const int cur = in->in_set[i] && s->on[i];
+    if (cur == (s->brpos[i] >= 0)) continue;
+    if (s->nb == NS_BORDER_MAX) {
+      for (int p = 0; p < s->nb; ++p) s->bpos[s->blist[p]] = -1;
+      s->nb = 0;
+      return 1;
+    }
+    s->bpos[i] = s->nb;
+    s->blist[s->nb++] = i;
+  }
+  active_rhs(s, in, s->rhs);
+  const int k = s->nb;
+  memset(s->bV, 0, (size_t)k * (size_t)k * sizeof *s->bV);
+  for (int c = 0; c < k; ++c) {
+    const int i = s->blist[c];
+    if (s->rpos[i] >= 0) { /* added row: its column, and V's column */
+      int nnz = border_column(s, in, i, c);
+      s->bV[c * k + c] += NS_EPS_REL * s->dii[i];
+      int slot = ns_border_find(s->bd, i);
+      if (slot < 0) slot = ns_border_add(s->bd, i, nnz, s->bidx, s->bval);
+      if (slot < 0) return 1;
+      s->bslot[c] = slot;
+    } else { /* removed base row: the unit column, V zero */
+      int slot = ns_border_find(s->bd, nc + i);
+      if (slot < 0) {
+        const double one = 1.0;
+        slot = ns_border_add(s->bd, nc + i, 1, &s->brpos[i], &one);
+      }
+      if (slot < 0) return 1;
+      s->bslot[c] = slot;
+    }
+  }
+  if (ns_border_prepare(s->bd, k, s->bslot, s->bV)) return 1;
+  if (border_apply(s, s->rhs)) return 1;
+  s->cur_bordered = 1;
+  reduced_velocities(s, in, s->rhs, v);
+  for (int i = 0; i < nc; ++i) P[i] = s->rpos[i] >= 0 ? s->rhs[s->rpos[i]] : 0.0;
+  /* accepted when the iterate's own linear system is met, after up to two
+   * steps of refinement with the bordered solve */
+  for (int ref = 0;; ++ref) {
+    const double m = reduced_residual(s, in, v, P, s->bdx);
+    if (m <= s->lin_tol) return 0;
+    if (ref == 2 || !(m < INFINITY)) break;
+    for (int c = 0; c < s->n_red; ++c) s->bdx[c] = -s->bdx[c];
+    if (border_apply(s, s->bdx)) break;
+    for (int c = 0; c < s->n_red; ++c) s->rhs[c] += s->bdx[c];
+    reduced_velocities(s, in, s->rhs, v);
+    for (int i = 0; i < nc; ++i) P[i] = s->rpos[i] >= 0 ? s->rhs[s->rpos[i]] : 0.0;
+  }
+  s->cur_bordered = 0;
+  return 1;
+}
+
 /* Factor the reduced system for the current active set and solve: v, P. */
 static int active_solve(ns_solver *s, const ns_input *in, double *v, double *P) {
   const int nc = s->nc;
+  s->cur_bordered = 0;
+  if (s->base_ok && border_solve(s, in, v, P) == 0) {
+    s->bordered++;
+    return 0;
+  }
   reduced_assemble(s, in);
   if (s->n_red == 0) { /* nothing active, no kept velocity */
     memcpy(v, s->vfree, (size_t)s->nv * sizeof *v);
@@ -369,6 +589,10 @@ static int active_solve(ns_solver *s, const ns_input *in, double *v, double *P) 
     s->factors++;
     for (int i = 0; i < nc; ++i) s->fact_on[i] = s->rpos[i] >= 0;
   }
+  /* this factor is the base of the next iterates' bordered solves */
+  memcpy(s->brpos, s->rpos, (size_t)nc * sizeof *s->brpos);
+  s->bna = s->na;
+  s->base_ok = s->bd && ns_border_rebase(s->bd, s->n_red, s->rsym, s->rnum, &s->common) == 0;
   if (!klu_solve(s->rsym, s->rnum, s->n_red, 1, s->rhs, &s->common)) return -2;
   reduced_velocities(s, in, s->rhs, v);
   for (int i = 0; i < nc; ++i) P[i] = s->rpos[i] >= 0 ? s->rhs[s->rpos[i]] : 0.0;
@@ -384,7 +608,9 @@ static int active_refine(ns_solver *s, const ns_input *in, double *v, double *P)
   for (int i = 0; i < s->nc; ++i)
     if (s->rpos[i] >= 0) s->rhs[s->rpos[i]] = NS_EPS_REL * s->dii[i] * P[i];
   for (int kc = 0; kc < s->nk; ++kc) s->rhs[s->na + kc] = 0.0;
-  if (!klu_solve(s->rsym, s->rnum, s->n_red, 1, s->rhs, &s->common)) return -2;
+  if (s->cur_bordered ? border_apply(s, s->rhs) != 0
+                      : !klu_solve(s->rsym, s->rnum, s->n_red, 1, s->rhs, &s->common))
+    return -2;
   for (int j = 0; j < s->nv; ++j) {
     if (s->kpos[j] >= 0) {
       v[j] += s->rhs[s->na + s->kpos[j]];
@@ -502,6 +728,8 @@ int ns_solve(ns_solver *s, const ns_input *in, double *v, double *P, ns_result *
              char *msg, size_t msglen) {
   const int nv = s->nv, nc = s->nc;
   memset(res, 0, sizeof *res);
+  s->base_ok = 0; /* a factor of the previous call's values is no base */
+  s->cur_bordered = 0;
   /* W: diagonal, or KLU's numeric factorisation when its values changed */
   if (in->w_changed || (!s->w_diag && !s->wnum)) {
     if (ns_mass_factor(nv, s->w_diag, s->wp, s->wi, s->wdpos, in->Wx, s->wsym, &s->wnum,
@@ -555,6 +783,7 @@ int ns_solve(ns_solver *s, const ns_input *in, double *v, double *P, ns_result *
   }
   res->vref = vref;
   const double tolw = in->tol * vref;
+  s->lin_tol = NS_BORDER_RES * tolw;
   if (!bilateral) {
     int free_ok = 1;
     for (int i = 0; i < nc && free_ok; ++i)
