@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "friction.h"
 #include "nonsmooth.h"
 #include "onestep_io.h"
 #include "scenario.h"
@@ -50,6 +51,31 @@ static int record_impulses(double t, double h, const double *P, void *ud) {
   return d->model_impulses ? d->model_impulses(t, h, P, ud) : 0;
 }
 
+/* The written problem with friction solved by solver/friction.c as the
+ * backend calls it (the tangential warm start of the file, 0). */
+static int replay_friction(const onestep *s, const mbdae_options *o, const mbdae_index *wp,
+                           const mbdae_index *wi, const mbdae_index *gp, const mbdae_index *gi,
+                           double *v, double *P, ns_result *res, char *msg, size_t msglen) {
+  mbdae_index *tp = malloc((size_t)(2 * s->nf + 1) * sizeof *tp);
+  mbdae_index *ti = malloc((size_t)(s->t_nnz + 1) * sizeof *ti);
+  double *Pt = malloc((size_t)(2 * s->nf) * sizeof *Pt);
+  int rc = -3;
+  if (tp && ti && Pt) {
+    for (int r = 0; r <= 2 * s->nf; ++r) tp[r] = (mbdae_index)s->tp[r];
+    for (long k = 0; k < s->t_nnz; ++k) ti[k] = (mbdae_index)s->ti[k];
+    memcpy(Pt, s->Pt0, (size_t)(2 * s->nf) * sizeof *Pt);
+    fc_solver *fc = fc_create(s->nv, wp, wi, s->nc, s->nu, gp, gi, s->nf, s->frows, s->mu, tp,
+                              ti, msg, msglen);
+    fc_input in = {.Wx = s->wx, .w_changed = 1, .Gx = s->gx, .Tx = s->tx, .r = s->r, .b = s->b,
+                   .in_set = s->in_set, .tol = o->nonsmooth_tol,
+                   .max_sweeps = NS_FRICTION_SWEEPS, .max_newton = NS_FRICTION_NEWTON};
+    rc = fc ? fc_solve(fc, &in, v, P, Pt, res, msg, msglen) : -3;
+    fc_free(&fc);
+  }
+  free(tp), free(ti), free(Pt);
+  return rc;
+}
+
 /* Solve the written problem again and compare with the backend's impulses. */
 static void check_pending(dumper *d) {
   onestep *s = &d->pending;
@@ -66,13 +92,19 @@ static void check_pending(dumper *d) {
     for (long k = 0; k < s->w_nnz; ++k) wi[k] = (mbdae_index)s->wi[k];
     for (int i = 0; i <= s->nc; ++i) gp[i] = (mbdae_index)s->gp[i];
     for (long k = 0; k < s->g_nnz; ++k) gi[k] = (mbdae_index)s->gi[k];
-    ns_solver *ns = ns_create(s->nv, wp, wi, s->nc, s->nu, gp, gi, msg, sizeof msg);
-    ns_input in = {.Wx = s->wx, .w_changed = 1, .Gx = s->gx, .r = s->r, .b = s->b,
-                   .in_set = s->in_set, .tol = d->o->nonsmooth_tol,
-                   .max_iter = d->o->nonsmooth_max_iter};
     memcpy(P, s->P0, (size_t)s->nc * sizeof *P);
     ns_result res;
-    int rc = ns ? ns_solve(ns, &in, v, P, &res, msg, sizeof msg) : -3;
+    int rc;
+    if (s->nf > 0) { /* friction: the backend's solver (friction.h) */
+      rc = replay_friction(s, d->o, wp, wi, gp, gi, v, P, &res, msg, sizeof msg);
+    } else {
+      ns_solver *ns = ns_create(s->nv, wp, wi, s->nc, s->nu, gp, gi, msg, sizeof msg);
+      ns_input in = {.Wx = s->wx, .w_changed = 1, .Gx = s->gx, .r = s->r, .b = s->b,
+                     .in_set = s->in_set, .tol = d->o->nonsmooth_tol,
+                     .max_iter = d->o->nonsmooth_max_iter};
+      rc = ns ? ns_solve(ns, &in, v, P, &res, msg, sizeof msg) : -3;
+      ns_free(&ns);
+    }
     double dP = 0.0, Pmax = 0.0;
     int nset = 0;
     for (int i = 0; i < s->nc; ++i) {
@@ -86,7 +118,6 @@ static void check_pending(dumper *d) {
            d->prefix, d->pending_T, s->t, s->t + s->h, nset, s->nc, rc ? msg : "ok",
            rc ? 0 : res.iterations + res.sweeps, dP, Pmax);
     if (rc) d->failed = 1;
-    ns_free(&ns);
   }
   free(wp), free(wi), free(gp), free(gi), free(v), free(P);
   onestep_free(s);

@@ -9,6 +9,14 @@
  *   G: nnz, then nc+1 row starts, nnz column indices, nnz values (CSR)
  *   r (nv), b (nc), in_set (nc), P0 (nc: the previous step's impulses)
  *
+ * Version 2 (a problem with Coulomb friction, mbdae_problem_set_friction;
+ * solver/friction.h) has "mbdae-onestep 2" and, after P0:
+ *
+ *   nf, then nf normal rows, nf coefficients mu
+ *   T: nnz, then 2 nf + 1 row starts, nnz column indices, nnz values (CSR,
+ *      at the predicted end as G)
+ *   Pt0 (2 nf: the tangential warm start; 0 when the writer does not know it)
+ *
  * W v = r + G^T P; w = G v + b; rows in the set: 0 <= P  complementary
  * w >= 0 (unilateral, i < nu), w = 0 (bilateral); the others P = 0.
  * onestep_build() forms it from a state exactly as the backend does
@@ -33,11 +41,18 @@ typedef struct onestep {
   long *wp, *wi, *gp, *gi;
   double *wx, *gx, *r, *b, *P0;
   unsigned char *in_set;
+  /* friction (version 2; nf = 0 otherwise) */
+  int nf;
+  long t_nnz;
+  int *frows;
+  long *tp, *ti;
+  double *mu, *tx, *Pt0;
 } onestep;
 
 static inline void onestep_free(onestep *s) {
   free(s->wp), free(s->wi), free(s->gp), free(s->gi);
   free(s->wx), free(s->gx), free(s->r), free(s->b), free(s->P0), free(s->in_set);
+  free(s->frows), free(s->tp), free(s->ti), free(s->mu), free(s->tx), free(s->Pt0);
   memset(s, 0, sizeof *s);
 }
 
@@ -57,6 +72,18 @@ static inline int onestep_alloc(onestep *s) {
                  s->in_set
              ? 0
              : MBDAE_ERR_MEMORY;
+}
+
+/* The friction arrays for nf contacts and t_nnz entries of T. */
+static inline int onestep_alloc_friction(onestep *s) {
+  size_t nf = (size_t)(s->nf > 0 ? s->nf : 1), nz = (size_t)(s->t_nnz > 0 ? s->t_nnz : 1);
+  s->frows = malloc(nf * sizeof *s->frows);
+  s->mu = malloc(nf * sizeof *s->mu);
+  s->tp = malloc((2 * nf + 1) * sizeof *s->tp);
+  s->ti = malloc(nz * sizeof *s->ti);
+  s->tx = malloc(nz * sizeof *s->tx);
+  s->Pt0 = calloc(2 * nf, sizeof *s->Pt0);
+  return s->frows && s->mu && s->tp && s->ti && s->tx && s->Pt0 ? 0 : MBDAE_ERR_MEMORY;
 }
 
 /* The problem of the step of length h from state y at t (P0 may be NULL). */
@@ -105,6 +132,20 @@ static inline int onestep_build(const mbdae_problem *p, const mbdae_options *o, 
     }
     if (!rc && (mbdae_mechanics_update(m, h, q, v, qp, ud) || m->gap_jac(t + h, qp, s->gx, ud)))
       rc = MBDAE_ERR_CALLBACK;
+    /* friction: T at the predicted end, as the backend; Pt0 = 0 (the tangential
+     * impulses of the step before are not reported to observers) */
+    if (!rc && m->nf > 0) {
+      s->nf = m->nf;
+      s->t_nnz = (long)m->t_nnz;
+      rc = onestep_alloc_friction(s);
+      for (int k = 0; !rc && k < m->nf; ++k) {
+        s->frows[k] = m->f_rows[k];
+        s->mu[k] = m->mu[k];
+      }
+      for (int r = 0; !rc && r <= 2 * m->nf; ++r) s->tp[r] = (long)m->t_rowptr[r];
+      for (long k = 0; !rc && k < s->t_nnz; ++k) s->ti[k] = (long)m->t_colind[k];
+      if (!rc && m->tangents(t + h, qp, s->tx, ud)) rc = MBDAE_ERR_CALLBACK;
+    }
   }
   free(q), free(v), free(f0), free(f1), free(gap), free(qp);
   if (rc) onestep_free(s);
@@ -114,7 +155,7 @@ static inline int onestep_build(const mbdae_problem *p, const mbdae_options *o, 
 static inline int onestep_write(const char *path, const onestep *s) {
   FILE *f = fopen(path, "w");
   if (!f) return MBDAE_ERR_IO;
-  fprintf(f, "mbdae-onestep 1\n%d %d %d\n%.17g %.17g\n%ld\n", s->nv, s->nc, s->nu, s->t, s->h,
+  fprintf(f, "mbdae-onestep %d\n%d %d %d\n%.17g %.17g\n%ld\n", s->nf > 0 ? 2 : 1, s->nv, s->nc, s->nu, s->t, s->h,
           s->w_nnz);
   for (int j = 0; j <= s->nv; ++j) fprintf(f, "%ld%c", s->wp[j], j == s->nv ? '\n' : ' ');
   for (long k = 0; k < s->w_nnz; ++k) fprintf(f, "%ld%c", s->wi[k], k == s->w_nnz - 1 ? '\n' : ' ');
@@ -133,6 +174,21 @@ static inline int onestep_write(const char *path, const onestep *s) {
   fprintf(f, "\n");
   for (int i = 0; i < s->nc; ++i) fprintf(f, "%.17g ", s->P0[i]);
   fprintf(f, "\n");
+  if (s->nf > 0) {
+    fprintf(f, "%d\n", s->nf);
+    for (int k = 0; k < s->nf; ++k) fprintf(f, "%d ", s->frows[k]);
+    fprintf(f, "\n");
+    for (int k = 0; k < s->nf; ++k) fprintf(f, "%.17g ", s->mu[k]);
+    fprintf(f, "\n%ld\n", s->t_nnz);
+    for (int r = 0; r <= 2 * s->nf; ++r) fprintf(f, "%ld ", s->tp[r]);
+    fprintf(f, "\n");
+    for (long k = 0; k < s->t_nnz; ++k) fprintf(f, "%ld ", s->ti[k]);
+    fprintf(f, "\n");
+    for (long k = 0; k < s->t_nnz; ++k) fprintf(f, "%.17g ", s->tx[k]);
+    fprintf(f, "\n");
+    for (int r = 0; r < 2 * s->nf; ++r) fprintf(f, "%.17g ", s->Pt0[r]);
+    fprintf(f, "\n");
+  }
   int bad = ferror(f);
   return fclose(f) || bad ? MBDAE_ERR_IO : 0;
 }
@@ -143,7 +199,8 @@ static inline int onestep_read(const char *path, onestep *s) {
   memset(s, 0, sizeof *s);
   FILE *f = fopen(path, "r");
   if (!f) return MBDAE_ERR_IO;
-  int version = 0, ok = fscanf(f, "mbdae-onestep %d", &version) == 1 && version == 1 &&
+  int version = 0, ok = fscanf(f, "mbdae-onestep %d", &version) == 1 &&
+                        (version == 1 || version == 2) &&
                         fscanf(f, "%d %d %d %lf %lf %ld", &s->nv, &s->nc, &s->nu, &s->t, &s->h,
                                &s->w_nnz) == 6 &&
                         s->nv > 0 && s->nc >= 0 && s->w_nnz > 0;
@@ -174,6 +231,28 @@ static inline int onestep_read(const char *path, onestep *s) {
     s->in_set[i] = (unsigned char)(a != 0);
   }
   for (int i = 0; ok && i < s->nc; ++i) ok = fscanf(f, "%lf", &s->P0[i]) == 1;
+  if (ok && version == 2) {
+    ok = fscanf(f, "%d", &s->nf) == 1 && s->nf > 0 && s->nf <= s->nc;
+    if (ok) {
+      s->t_nnz = 0;
+      ok = !onestep_alloc_friction(s); /* T's arrays sized once its nnz is read */
+    }
+    for (int k = 0; ok && k < s->nf; ++k)
+      ok = fscanf(f, "%d", &s->frows[k]) == 1 && s->frows[k] >= 0 && s->frows[k] < s->nu;
+    for (int k = 0; ok && k < s->nf; ++k) ok = fscanf(f, "%lf", &s->mu[k]) == 1 && s->mu[k] >= 0.0;
+    ok = ok && fscanf(f, "%ld", &s->t_nnz) == 1 && s->t_nnz >= 0;
+    if (ok) {
+      free(s->ti), free(s->tx);
+      s->ti = malloc((size_t)(s->t_nnz > 0 ? s->t_nnz : 1) * sizeof *s->ti);
+      s->tx = malloc((size_t)(s->t_nnz > 0 ? s->t_nnz : 1) * sizeof *s->tx);
+      ok = s->ti && s->tx;
+    }
+    for (int r = 0; ok && r <= 2 * s->nf; ++r) ok = fscanf(f, "%ld", &s->tp[r]) == 1;
+    for (long k = 0; ok && k < s->t_nnz; ++k)
+      ok = fscanf(f, "%ld", &s->ti[k]) == 1 && s->ti[k] >= 0 && s->ti[k] < s->nv;
+    for (long k = 0; ok && k < s->t_nnz; ++k) ok = fscanf(f, "%lf", &s->tx[k]) == 1;
+    for (int r = 0; ok && r < 2 * s->nf; ++r) ok = fscanf(f, "%lf", &s->Pt0[r]) == 1;
+  }
   fclose(f);
   if (!ok) {
     onestep_free(s);

@@ -356,7 +356,7 @@ static int moreau_step(mbdae_engine *e, double h, double t_next) {
   if (friction) {
     fc_input fin = {.Wx = b->mx, .w_changed = !b->fc_w_seen, .Gx = Gx, .Tx = b->tx, .r = b->r,
                     .b = b->b, .in_set = b->in_set, .tol = o->nonsmooth_tol,
-                    .max_sweeps = NS_FRICTION_SWEEPS};
+                    .max_sweeps = NS_FRICTION_SWEEPS, .max_newton = NS_FRICTION_NEWTON};
     rc = fc_solve(b->fc, &fin, b->vnew, b->P, b->Pt, &res, why, sizeof why);
     b->fc_w_seen = rc != -2;
     b->iters += res.sweeps;

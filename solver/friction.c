@@ -10,6 +10,7 @@
 #include <klu.h>
 
 #include "friction.h"
+#include "friction_newton.h"
 #include "mass_factor.h"
 
 /* Largest dense W^-1 H^T (doubles) when W is not diagonal. */
@@ -18,6 +19,8 @@
  * Alart-Curnier iteration that backs it up. */
 #define FC_LOCAL_ITERS 100
 #define FC_AC_ITERS 2000
+/* Gauss-Seidel sweeps before the semismooth Newton takes over. */
+#define FC_GS_FIRST 100
 
 struct fc_solver {
   int nv, nc, nu, nf;
@@ -358,6 +361,115 @@ static double residual(fc_solver *s, const fc_input *in, const double *v, const 
   return res;
 }
 
+/* Gauss-Seidel sweeps first..last; 1 when the residual reaches tolw. */
+static int gs_sweeps(fc_solver *s, const fc_input *in, double *v, double *P, double *Pt,
+                     int first, int last, double tolw, ns_result *res) {
+  const int nc = s->nc;
+  for (int sweep = first; sweep <= last; ++sweep) {
+    for (int a = 0; a < s->nact; ++a) {
+      const int i = s->act[a];
+      if (i >= nc) continue;
+      const int k = s->contact_of[i];
+      if (k < 0) {
+        const double w = row_dot(s, in, i, v) + in->b[i];
+        double pn = P[i] - w / s->d[a];
+        if (i < s->nu && pn < 0.0) pn = 0.0;
+        add_y(s, in, a, pn - P[i], v);
+        P[i] = pn;
+        continue;
+      }
+      double A[9], u[3], Pl[3] = {P[i], Pt[2 * k], Pt[2 * k + 1]}, u0[3];
+      contact_block(s, in, a, v, A, u);
+      for (int r = 0; r < 3; ++r) u0[r] = u[r] - A[3 * r] * Pl[0] - A[3 * r + 1] * Pl[1] - A[3 * r + 2] * Pl[2];
+      double Pn[3] = {Pl[0], Pl[1], Pl[2]};
+      local_coulomb(A, u0, s->mu[k], Pn);
+      for (int r = 0; r < 3; ++r) add_y(s, in, a + r, Pn[r] - Pl[r], v);
+      P[i] = Pn[0];
+      Pt[2 * k] = Pn[1];
+      Pt[2 * k + 1] = Pn[2];
+    }
+    res->sweeps = sweep;
+    res->residual = residual(s, in, v, P, Pt);
+    if (res->residual <= tolw) return 1;
+  }
+  return 0;
+}
+
+/* v = W^-1 (r + H^T P) from the impulses of the set. */
+static void velocities(fc_solver *s, const fc_input *in, const double *P, const double *Pt,
+                       double *v) {
+  memcpy(v, s->vfree, (size_t)s->nv * sizeof *v);
+  for (int a = 0; a < s->nact; ++a) {
+    const int r = s->act[a];
+    add_y(s, in, a, r < s->nc ? P[r] : Pt[r - s->nc], v);
+  }
+}
+
+/* The semismooth Newton (friction_newton.h) on the set from (v, P, Pt);
+ * 0 when the residual then reaches tolw, -3 out of memory, else -1 (v, P,
+ * Pt: the Newton iterate if its residual is finite, else unchanged). */
+static int newton(fc_solver *s, const fc_input *in, double *v, double *P, double *Pt,
+                  double tolw, ns_result *res, char *msg, size_t msglen) {
+  const int n = s->nact, nc = s->nc, nv = s->nv;
+  size_t hnz = 0;
+  for (int a = 0; a < n; ++a) {
+    const int *idx;
+    const double *val;
+    hnz += (size_t)row_of(s, in, s->act[a], &idx, &val);
+  }
+  int *hp = malloc((size_t)(n + 1) * sizeof *hp), *hi = malloc((hnz + 1) * sizeof *hi);
+  double *hx = malloc((hnz + 1) * sizeof *hx), *b = malloc((size_t)n * sizeof *b);
+  double *mu = calloc((size_t)n, sizeof *mu), *p = malloc((size_t)n * sizeof *p);
+  double *vn = malloc((size_t)nv * sizeof *vn);
+  unsigned char *kind = malloc((size_t)n);
+  int rc = hp && hi && hx && b && mu && p && vn && kind ? 0 : -3;
+  if (!rc) {
+    hp[0] = 0;
+    for (int a = 0; a < n; ++a) {
+      const int *idx;
+      const double *val;
+      const int r = s->act[a], m = row_of(s, in, r, &idx, &val);
+      memcpy(hi + hp[a], idx, (size_t)m * sizeof *hi);
+      memcpy(hx + hp[a], val, (size_t)m * sizeof *hx);
+      hp[a + 1] = hp[a] + m;
+      if (r >= nc) {
+        kind[a] = FCN_TANGENT;
+        b[a] = 0.0;
+        p[a] = Pt[r - nc];
+        continue;
+      }
+      b[a] = in->b[r];
+      p[a] = P[r];
+      const int k = s->contact_of[r];
+      kind[a] = k >= 0 ? FCN_NORMAL : r < s->nu ? FCN_UNILATERAL : FCN_BILATERAL;
+      if (k >= 0) mu[a] = s->mu[k];
+    }
+    memcpy(vn, v, (size_t)nv * sizeof *vn);
+    fcn_problem pb = {.nv = nv, .wp = s->wp, .wi = s->wi, .wx = in->Wx, .r = in->r, .n = n,
+                      .hp = hp, .hi = hi, .hx = hx, .b = b, .kind = kind, .mu = mu, .d = s->d};
+    int iters = 0;
+    double nres = 0.0;
+    rc = fcn_solve(&pb, p, vn, tolw, in->max_newton, &iters, &nres, msg, msglen);
+    res->iterations += iters;
+    if (rc != -3 && isfinite(nres)) {
+      /* the iterate back; v from the impulses as Gauss-Seidel keeps it */
+      for (int a = 0; a < n; ++a) {
+        const int r = s->act[a];
+        if (r < nc) P[r] = p[a];
+        else Pt[r - nc] = p[a];
+      }
+      velocities(s, in, P, Pt, v);
+      res->residual = residual(s, in, v, P, Pt);
+      rc = res->residual <= tolw ? 0 : -1;
+    } else if (rc != -3) {
+      rc = -1;
+    }
+  }
+  if (rc == -3) snprintf(msg, msglen, "out of memory in the friction solver (%d rows)", n);
+  free(hp), free(hi), free(hx), free(b), free(mu), free(p), free(vn), free(kind);
+  return rc;
+}
+
 int fc_solve(fc_solver *s, const fc_input *in, double *v, double *P, double *Pt,
              ns_result *res, char *msg, size_t msglen) {
   const int nv = s->nv, nc = s->nc, nf = s->nf;
@@ -420,45 +532,28 @@ int fc_solve(fc_solver *s, const fc_input *in, double *v, double *P, double *Pt,
   }
   res->vref = vref;
   const double tolw = in->tol * vref;
-  for (int a = 0; a < s->nact; ++a) {
-    const int r = s->act[a];
-    add_y(s, in, a, r < nc ? P[r] : Pt[r - nc], v);
+  velocities(s, in, P, Pt, v);
+  /* Gauss-Seidel first (cheap where it converges fast); where it does not
+   * (contacts coupled through chains of taut strings), the semismooth Newton
+   * from its iterate; Gauss-Seidel again with the rest of the budget if that
+   * fails */
+  const int first = in->max_sweeps < FC_GS_FIRST ? in->max_sweeps : FC_GS_FIRST;
+  if (gs_sweeps(s, in, v, P, Pt, 1, first, tolw, res)) goto converged;
+  if (in->max_newton > 0) {
+    int nrc = newton(s, in, v, P, Pt, tolw, res, msg, msglen);
+    if (nrc == -3) return -3;
+    if (!nrc) goto converged;
   }
-  for (int sweep = 1; sweep <= in->max_sweeps; ++sweep) {
-    for (int a = 0; a < s->nact; ++a) {
-      const int i = s->act[a];
-      if (i >= nc) continue;
-      const int k = s->contact_of[i];
-      if (k < 0) {
-        const double w = row_dot(s, in, i, v) + in->b[i];
-        double pn = P[i] - w / s->d[a];
-        if (i < s->nu && pn < 0.0) pn = 0.0;
-        add_y(s, in, a, pn - P[i], v);
-        P[i] = pn;
-        continue;
-      }
-      double A[9], u[3], Pl[3] = {P[i], Pt[2 * k], Pt[2 * k + 1]}, u0[3];
-      contact_block(s, in, a, v, A, u);
-      for (int r = 0; r < 3; ++r) u0[r] = u[r] - A[3 * r] * Pl[0] - A[3 * r + 1] * Pl[1] - A[3 * r + 2] * Pl[2];
-      double Pn[3] = {Pl[0], Pl[1], Pl[2]};
-      local_coulomb(A, u0, s->mu[k], Pn);
-      for (int r = 0; r < 3; ++r) add_y(s, in, a + r, Pn[r] - Pl[r], v);
-      P[i] = Pn[0];
-      Pt[2 * k] = Pn[1];
-      Pt[2 * k + 1] = Pn[2];
-    }
-    res->sweeps = sweep;
-    res->residual = residual(s, in, v, P, Pt);
-    if (res->residual <= tolw) {
-      for (int i = 0; i < nc; ++i) res->positive += P[i] > 0.0;
-      return 0;
-    }
-  }
+  if (gs_sweeps(s, in, v, P, Pt, first + 1, in->max_sweeps, tolw, res)) goto converged;
   for (int i = 0; i < nc; ++i) res->positive += P[i] > 0.0;
   snprintf(msg, msglen,
-           "friction solve did not converge: %d Gauss-Seidel sweeps, residual %.3e > %.3e "
-           "(tolerance %.1e x %.3e), %d rows in the set (%d contacts with friction)",
-           res->sweeps, res->residual, tolw, in->tol, vref, res->index_set,
+           "friction solve did not converge: %d Gauss-Seidel sweeps and %d Newton iterations, "
+           "residual %.3e > %.3e (tolerance %.1e x %.3e), %d rows in the set (%d contacts with "
+           "friction)",
+           res->sweeps, res->iterations, res->residual, tolw, in->tol, vref, res->index_set,
            (s->nact - res->index_set) / 2);
   return -1;
+converged:
+  for (int i = 0; i < nc; ++i) res->positive += P[i] > 0.0;
+  return 0;
 }

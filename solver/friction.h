@@ -29,6 +29,8 @@
 
 /* Gauss-Seidel sweeps allowed per step (the step fails beyond). */
 #define NS_FRICTION_SWEEPS 20000
+/* Semismooth Newton iterations allowed per step (friction_newton.h). */
+#define NS_FRICTION_NEWTON 100
 
 typedef struct fc_solver fc_solver;
 
@@ -42,6 +44,7 @@ typedef struct fc_input {
   const unsigned char *in_set; /* nc */
   double tol;                  /* as ns_input.tol */
   int max_sweeps;              /* Gauss-Seidel sweeps */
+  int max_newton;              /* semismooth Newton iterations (0: Gauss-Seidel only) */
 } fc_input;
 
 /* A solver for the patterns of W (CSC), G (CSR, nc rows, nu unilateral)
