@@ -1,7 +1,7 @@
 /* nonsmooth.c - the one-step nonsmooth problem (nonsmooth.h): a primal-dual
  * active-set (semismooth Newton on the min-map) iteration, each iterate a
- * sparse linear system factorised by KLU, and projected Gauss-Seidel as the
- * fallback.
+ * sparse linear system factorised by KLU, block principal pivoting once it
+ * cycles (pivot_flip), and projected Gauss-Seidel as the fallback.
  *
  * The linear system of an iterate. With A the rows taken as active, the
  * velocities split into E, those whose column of W holds only W_jj and
@@ -43,6 +43,9 @@
 
 /* Active sets remembered to detect a cycling iteration. */
 #define NS_CYCLE_MEMORY 16
+/* Block pivots allowed without a new least count of infeasible rows
+ * before a single pivot (pivot_flip). */
+#define NS_PIVOT_TRIES 1
 /* A diagonal velocity is eliminated when at most this many rows touch it
  * (each such velocity adds up to its count squared entries). */
 #define NS_ELIM_ROWS 32
@@ -102,6 +105,12 @@ struct ns_solver {
   long bordered;
   uint64_t ring[NS_CYCLE_MEMORY];
 };
+
+/* The state of the pivoting rule after a cycle (pivot_flip). */
+typedef struct pivot_rule {
+  int best;  /* least count of infeasible rows so far */
+  int tries; /* block pivots left without a new least */
+} pivot_rule;
 
 static int *int_copy(const mbdae_index *src, mbdae_index n) {
   int *d = malloc((size_t)(n > 0 ? n : 1) * sizeof *d);
@@ -718,6 +727,63 @@ static int pgs(ns_solver *s, const ns_input *in, double tolw, double *v, double 
   return -1;
 }
 
+/* The primal-dual active-set update: every row takes the side of
+ * min(D_ii P_i, w_i) = 0 its iterate points to. Returns whether the set
+ * changed. */
+static int pdas_flip(ns_solver *s, const ns_input *in, const double *P) {
+  int changed = 0;
+  for (int i = 0; i < s->nu; ++i) {
+    if (!in->in_set[i]) continue;
+    unsigned char on = s->dii[i] * P[i] - s->w[i] > 0.0;
+    changed |= on != s->on[i];
+    s->on[i] = on;
+  }
+  return changed;
+}
+
+/* After a cycle: block principal pivoting (Judice & Pires 1994). The rows
+ * infeasible beyond the tolerance (active with P_i < 0, inactive with
+ * w_i < 0) all change side while their count keeps reaching a new least
+ * (NS_PIVOT_TRIES more tries without one); otherwise only the first of them
+ * in row order changes side (Murty's least-index rule). D + E is positive
+ * definite, hence a P-matrix, so the LCP it solves has one solution and
+ * this rule reaches it in finitely many iterates, where the plain update
+ * can cycle when D is not an M-matrix: strings of a folded net meet at
+ * obtuse angles (D_ij of either sign), and the 100 x 100 capture met a
+ * cycle of four sets over ten string rows at t = 1.81 s (17,922 rows; seven
+ * pivots after it). Returns whether the set changed. */
+static int pivot_flip(ns_solver *s, const ns_input *in, const double *P, double tolw,
+                      pivot_rule *pr) {
+  int count = 0, first = -1;
+  for (int i = 0; i < s->nu; ++i) {
+    if (!in->in_set[i]) continue;
+    if (s->on[i] ? s->dii[i] * P[i] < -tolw : s->w[i] < -tolw) {
+      s->seen[i] = 1;
+      if (first < 0) first = i;
+      count++;
+    } else {
+      s->seen[i] = 0;
+    }
+  }
+  if (count == 0) return 0;
+  int block = 0;
+  if (count < pr->best) {
+    pr->best = count;
+    pr->tries = NS_PIVOT_TRIES;
+    block = 1;
+  } else if (pr->tries > 0) {
+    pr->tries--;
+    block = 1;
+  }
+  if (!block) {
+    s->on[first] = !s->on[first];
+    return 1;
+  }
+  for (int i = 0; i < s->nu; ++i)
+    if (in->in_set[i] && s->seen[i]) s->on[i] = !s->on[i];
+  return 1;
+}
+
 int ns_iteration_cap(int max_iter, int nset) {
   const double scale = ceil(sqrt((double)nset / (double)NS_ITER_ROWS));
   const double cap = (double)max_iter * (scale > 1.0 ? scale : 1.0);
@@ -802,12 +868,15 @@ int ns_solve(ns_solver *s, const ns_input *in, double *v, double *P, ns_result *
    * diameter, about sqrt(rows) (ns_iteration_cap) */
   const int max_iter = ns_iteration_cap(in->max_iter, nset);
   int nring = 0, cycled = 0;
-  for (int it = 1; it <= max_iter; ++it) {
-    uint64_t h = set_hash(s, in->in_set);
-    for (int r = 0; r < nring && r < NS_CYCLE_MEMORY; ++r)
-      if (s->ring[r] == h) cycled = 1;
-    if (cycled) break;
-    s->ring[nring++ % NS_CYCLE_MEMORY] = h;
+  pivot_rule pr = {.best = INT32_MAX};
+  /* after a cycle, pivoting (pivot_flip) may use as many iterates again */
+  for (int it = 1; it <= (cycled && max_iter <= INT32_MAX / 2 ? 2 * max_iter : max_iter); ++it) {
+    if (!cycled) {
+      uint64_t h = set_hash(s, in->in_set);
+      for (int r = 0; r < nring && r < NS_CYCLE_MEMORY; ++r)
+        if (s->ring[r] == h) cycled = 1;
+      if (!cycled) s->ring[nring++ % NS_CYCLE_MEMORY] = h;
+    }
     int rc = active_solve(s, in, v, P);
     res->iterations = it;
     if (rc) break; /* singular: Gauss-Seidel may still find the impulses */
@@ -817,10 +886,8 @@ int ns_solve(ns_solver *s, const ns_input *in, double *v, double *P, ns_result *
       s->w[i] = row_dot(s, in->Gx, i, v) + in->b[i];
       if (i >= s->nu) continue;
       if (s->on[i] ? P[i] * s->dii[i] < -tolw : s->w[i] < -tolw) feasible = 0;
-      unsigned char on = s->dii[i] * P[i] - s->w[i] > 0.0;
-      changed |= on != s->on[i];
-      s->on[i] = on;
     }
+    if (!cycled) changed = pdas_flip(s, in, P);
     if (feasible) {
       res->residual = residual(s, in, v, P);
       /* the regularisation limits the residual to about NS_EPS_REL D_ii P_i:
@@ -832,6 +899,7 @@ int ns_solve(ns_solver *s, const ns_input *in, double *v, double *P, ns_result *
         return 0;
       }
     }
+    if (cycled) changed = pivot_flip(s, in, P, tolw, &pr);
     if (!changed) break;
   }
   int rc = pgs(s, in, tolw, v, P, res);
@@ -846,9 +914,9 @@ int ns_solve(ns_solver *s, const ns_input *in, double *v, double *P, ns_result *
              s->common.status);
   else
     snprintf(msg, msglen,
-             "nonsmooth solve did not converge: %d active-set iterations (cap %d)%s, %d "
+             "nonsmooth solve did not converge: %d active-set iterations (cap %d%s), %d "
              "Gauss-Seidel sweeps, residual %.3e > %.3e (tolerance %.1e x %.3e), %d rows in the set",
-             res->iterations, max_iter, cycled ? " (cycling)" : "", res->sweeps, res->residual, tolw,
+             res->iterations, max_iter, cycled ? ", twice after a cycle" : "", res->sweeps, res->residual, tolw,
              in->tol, vref, nset);
   return rc;
 }

@@ -12,8 +12,12 @@
  * taken as active, 1 on the others) is analysed by KLU once and only
  * refactorised. A primal-dual active-set iteration (the semismooth Newton
  * method on min(P, c w) = 0) decides the active rows, warm-started from the
- * previous impulses; if it has not converged in max_iter iterations (or
- * cycles), projected Gauss-Seidel finishes. Regularisation: an active row
+ * previous impulses. Where D is not an M-matrix that update can cycle
+ * (a wrapped net); after a repeated set it pivots by the rule of Judice &
+ * Pires (block pivots while the count of infeasible rows falls, else the
+ * first infeasible row alone), finite for the positive definite D + E. If
+ * it has not converged in max_iter iterations (twice that after a cycle),
+ * projected Gauss-Seidel finishes. Regularisation: an active row
  * solves w_i = -eps_i P_i with eps_i = NS_EPS_REL D_ii (D = G W^-1 G^T), so
  * a redundant set stays solvable and the added violation is NS_EPS_REL
  * times the velocity jump the row's own impulse makes. */

@@ -4,7 +4,8 @@
  * solution of a monotone LCP is unique in v), bilateral rows as equalities,
  * a redundant (rank-deficient) set, the Gauss-Seidel fallback, a warm start,
  * a non-diagonal W, the sparse Gauss-Seidel fallback on a body with a coupled
- * inertia block and 8,000 rows, and the active-set cap that grows with the set. */
+ * inertia block and 8,000 rows, the active-set cap that grows with the set,
+ * and an active set that cycles under the plain update. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -459,6 +460,44 @@ static void test_flat_chain_moving_along_normal(void) {
   fc_free(&f);
 }
 
+/* An active set that cycles under the plain primal-dual update. A point of
+ * unit mass (W = I) with free velocity r = (8, 1, 3) meets three unilateral
+ * rows G = [-2 2 -1; 1 -2 -1; 1 -1 0] (b = 0). D = G G^T is positive
+ * definite (det G = -1), so the LCP has one solution, and by construction it
+ * is P = (3, 2, 0): v = r + G^T P = (4, 3, -2), w = G v = (0, 0, 1), P w = 0.
+ * D = [9 -5 -4; -5 6 3; -4 3 2] is not an M-matrix, and the plain update
+ * from the free velocities w = G r = (-17, 3, 7) visits {0} (P_0 = 17/9,
+ * w_1 = -58/9, w_2 = -5/9), {0, 1, 2} (P = (-6, 9, -29)), {1} (P_1 = -1/2,
+ * w_0 = -29/2), {0}, ... as the 100 x 100 capture's did at t = 1.81 s. The
+ * old iteration left the cycle to Gauss-Seidel (sweeps > 0); the pivoting
+ * after a cycle reaches the solution in a few more factorisations. */
+static void test_cycling_active_set(void) {
+  static const mbdae_index wp[4] = {0, 1, 2, 3}, wi[3] = {0, 1, 2};
+  static const mbdae_index gp[4] = {0, 3, 6, 9}, gi[9] = {0, 1, 2, 0, 1, 2, 0, 1, 2};
+  static const double Wx[3] = {1, 1, 1}, Gx[9] = {-2, 2, -1, 1, -2, -1, 1, -1, 0};
+  static const double r[3] = {8, 1, 3}, b[3] = {0, 0, 0};
+  static const unsigned char in_set[3] = {1, 1, 1};
+  char msg[512];
+  ns_solver *s = ns_create(3, wp, wi, 3, 3, gp, gi, msg, sizeof msg);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  ns_input in = {.Wx = Wx, .w_changed = 1, .Gx = Gx, .r = r, .b = b, .in_set = in_set,
+                 .tol = 1e-12, .max_iter = 50};
+  double v[3], P[3] = {0, 0, 0};
+  ns_result res;
+  int rc = ns_solve(s, &in, v, P, &res, msg, sizeof msg);
+  if (rc) fprintf(stderr, "%s\n", msg);
+  CU_ASSERT_EQUAL_FATAL(rc, 0);
+  CU_ASSERT_EQUAL(res.sweeps, 0);
+  CU_ASSERT(res.iterations >= 4 && res.iterations <= 10); /* through the cycle, then pivots */
+  MBDAE_ASSERT_ABS(P[0], 3.0, 1e-11);
+  MBDAE_ASSERT_ABS(P[1], 2.0, 1e-11);
+  CU_ASSERT_EQUAL(P[2], 0.0);
+  MBDAE_ASSERT_ABS(v[0], 4.0, 1e-11);
+  MBDAE_ASSERT_ABS(v[1], 3.0, 1e-11);
+  MBDAE_ASSERT_ABS(v[2], -2.0, 1e-11);
+  ns_free(&s);
+}
+
 int main(void) {
   static const mbdae_test tests[] = {
     {"random problems against enumeration", test_random_against_enumeration},
@@ -468,6 +507,7 @@ int main(void) {
     {"sparse Gauss-Seidel with a coupled body", test_sparse_fallback_coupled_body},
     {"active-set cap scales with the set", test_iteration_cap_scales},
     {"flat chain moving along its normal", test_flat_chain_moving_along_normal},
+    {"cycling active set", test_cycling_active_set},
     {NULL, NULL}};
   return mbdae_test_main("nonsmooth", tests);
 }
