@@ -447,23 +447,44 @@ static int newton(fc_solver *s, const fc_input *in, double *v, double *P, double
     memcpy(vn, v, (size_t)nv * sizeof *vn);
     fcn_problem pb = {.nv = nv, .wp = s->wp, .wi = s->wi, .wx = in->Wx, .r = in->r, .n = n,
                       .hp = hp, .hi = hi, .hx = hx, .b = b, .kind = kind, .mu = mu, .d = s->d};
-    int iters = 0;
-    double nres = 0.0;
-    rc = fcn_solve(&pb, p, vn, tolw, in->max_newton, &iters, &nres, msg, msglen);
-    res->iterations += iters;
-    if (rc != -3 && isfinite(nres)) {
-      /* the iterate back; v from the impulses as Gauss-Seidel keeps it */
+    /* the variants in turn from the same start; the best iterate kept */
+    static const fcn_settings variants[] = {{0.5, 0.0}, {1.0, 1e4}, {1.0, 1e6}};
+    static const int scale[] = {1, 4, 1};
+    double *p0 = malloc((size_t)n * sizeof *p0), *v0 = malloc((size_t)nv * sizeof *v0);
+    double *pb0 = malloc((size_t)n * sizeof *pb0), best = res->residual;
+    rc = p0 && v0 && pb0 ? -1 : -3;
+    if (rc == -1) {
+      memcpy(p0, p, (size_t)n * sizeof *p0);
+      memcpy(v0, vn, (size_t)nv * sizeof *v0);
+      memcpy(pb0, p, (size_t)n * sizeof *pb0);
+    }
+    for (size_t k = 0; rc == -1 && k < sizeof variants / sizeof variants[0]; ++k) {
+      memcpy(p, p0, (size_t)n * sizeof *p);
+      memcpy(vn, v0, (size_t)nv * sizeof *vn);
+      int iters = 0;
+      double nres = 0.0;
+      int frc = fcn_solve(&pb, &variants[k], p, vn, tolw, scale[k] * in->max_newton, &iters,
+                          &nres, msg, msglen);
+      res->iterations += iters;
+      if (frc == -3) rc = -3;
+      else if (isfinite(nres) && nres < best) {
+        best = nres;
+        memcpy(pb0, p, (size_t)n * sizeof *pb0);
+        if (nres <= tolw) rc = 0; /* confirmed below on friction.c's own measure */
+      }
+    }
+    if (rc != -3) {
+      /* the best iterate back; v from the impulses as Gauss-Seidel keeps it */
       for (int a = 0; a < n; ++a) {
         const int r = s->act[a];
-        if (r < nc) P[r] = p[a];
-        else Pt[r - nc] = p[a];
+        if (r < nc) P[r] = pb0[a];
+        else Pt[r - nc] = pb0[a];
       }
       velocities(s, in, P, Pt, v);
       res->residual = residual(s, in, v, P, Pt);
       rc = res->residual <= tolw ? 0 : -1;
-    } else if (rc != -3) {
-      rc = -1;
     }
+    free(p0), free(v0), free(pb0);
   }
   if (rc == -3) snprintf(msg, msglen, "out of memory in the friction solver (%d rows)", n);
   free(hp), free(hi), free(hx), free(b), free(mu), free(p), free(vn), free(kind);

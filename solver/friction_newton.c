@@ -34,6 +34,7 @@ typedef struct fcn_work {
   int *hpos;             /* per entry k of H: its position among its block's velocity columns */
   int *bstart;           /* per row of the set: the first row of its block */
   double *u, *F, *rhs, *Pt, *vt, *Ft, *ut, *Pc;
+  double prox;           /* the proximal coefficient of the current centre */
   int *mark;
 } fcn_work;
 
@@ -188,7 +189,7 @@ static double evaluate(const fcn_problem *pb, fcn_work *w, const double *u, cons
     /* F row c of the block = sum_e al[c][e] u~_e + be[c][e] P_e */
     double al[3][3] = {{0}}, be[3][3] = {{0}}, ut[3];
     for (int e = 0; e < bs; ++e)
-      ut[e] = u[a + e] + pb->d[a + e] * (FCN_EPS * P[a + e] + FCN_PROX * (P[a + e] - w->Pc[a + e]));
+      ut[e] = u[a + e] + pb->d[a + e] * (FCN_EPS * P[a + e] + w->prox * (P[a + e] - w->Pc[a + e]));
     if (pb->kind[a] == FCN_BILATERAL) {
       F[a] = ut[0];
       al[0][0] = 1.0;
@@ -239,7 +240,7 @@ static double evaluate(const fcn_problem *pb, fcn_work *w, const double *u, cons
           if (al[c][e] != 0.0)
             for (int k = pb->hp[a + e]; k < pb->hp[a + e + 1]; ++k)
               row[w->hpos[k]] += al[c][e] * pb->hx[k];
-          row[cnt + e] = be[c][e] + al[c][e] * (FCN_EPS + FCN_PROX) * pb->d[a + e];
+          row[cnt + e] = be[c][e] + al[c][e] * (FCN_EPS + w->prox) * pb->d[a + e];
         }
       }
     }
@@ -260,7 +261,15 @@ static void balance(const fcn_problem *pb, const fcn_work *w, const double *v, c
   }
 }
 
-int fcn_solve(const fcn_problem *pb, double *P, double *v, double tol, int max_iter, int *iters,
+/* The proximal coefficient for a centre whose residual is res: FCN_PROX,
+ * or (shrink > 0) shrinking with the residual below shrink x tol (so that
+ * the outer iteration's linear rate improves as it converges). */
+static double prox_for(double res, double tol, double shrink) {
+  return shrink > 0.0 ? FCN_PROX * fmin(1.0, res / (shrink * tol)) : FCN_PROX;
+}
+
+int fcn_solve(const fcn_problem *pb, const fcn_settings *st, double *P, double *v, double tol,
+              int max_iter, int *iters,
               double *res, char *msg, size_t msglen) {
   const int nv = pb->nv, n = pb->n;
   fcn_work w;
@@ -318,13 +327,14 @@ int fcn_solve(const fcn_problem *pb, double *P, double *v, double tol, int max_i
   }
   memcpy(w.Pc, P, (size_t)n * sizeof *P);
   row_velocities(pb, v, w.u);
-  double theta = evaluate(pb, &w, w.u, P, w.F, 1);
   *res = natural_residual(pb, w.u, P);
+  w.prox = prox_for(*res, tol, st->shrink);
+  double theta = evaluate(pb, &w, w.u, P, w.F, 1);
   double best = *res, outer0 = *res;
   int inner = 0;
   memcpy(vbest, v, (size_t)nv * sizeof *v);
   memcpy(Pbest, P, (size_t)n * sizeof *P);
-  const int full = max_iter / 2;
+  const int full = (int)(st->full * max_iter);
   rc = -1;
   for (int it = 1; it <= max_iter && rc == -1; ++it) {
     if (*res <= tol) {
@@ -336,6 +346,7 @@ int fcn_solve(const fcn_problem *pb, double *P, double *v, double tol, int max_i
       memcpy(P, Pbest, (size_t)n * sizeof *P);
       memcpy(w.Pc, P, (size_t)n * sizeof *P);
       row_velocities(pb, v, w.u);
+      w.prox = prox_for(best, tol, st->shrink);
       theta = evaluate(pb, &w, w.u, P, w.F, 1);
       *res = outer0 = best;
       inner = 0;
@@ -376,6 +387,7 @@ int fcn_solve(const fcn_problem *pb, double *P, double *v, double tol, int max_i
     /* the proximal problem solved well enough (or long enough): recentre */
     if (++inner >= FCN_INNER || sqrt(2.0 * theta) <= FCN_INNER_REDUCTION * outer0) {
       memcpy(w.Pc, P, (size_t)n * sizeof *P);
+      w.prox = prox_for(*res, tol, st->shrink);
       theta = evaluate(pb, &w, w.u, P, w.F, 1);
       outer0 = *res;
       inner = 0;

@@ -40,12 +40,21 @@ typedef struct fcn_problem {
   const double *d;      /* n: the Delassus diagonal, > 0 */
 } fcn_problem;
 
+/* Variants of the iteration (friction.c tries several from one start: the
+ * iterates of this semismooth function are sensitive to them on wrapped
+ * nets, and each variant alone fails on some measured steps). */
+typedef struct fcn_settings {
+  double full;   /* the fraction of max_iter taken as full steps (then backtracking) */
+  double shrink; /* > 0: the proximal term shrinks once the residual is below shrink x tol */
+} fcn_settings;
+
 /* Solve from the start P (n) and v (nv, with W v = r + H^T P). Stops when
  * the natural map's residual (friction.c's measure) is at most tol, or after
  * max_iter iterations. P and v receive the last iterate. Returns 0
  * (converged), -1 (not converged: *res the residual reached), -2 (the
  * Newton matrix is singular), -3 (out of memory); msg filled on failure. */
-int fcn_solve(const fcn_problem *pb, double *P, double *v, double tol, int max_iter, int *iters,
+int fcn_solve(const fcn_problem *pb, const fcn_settings *st, double *P, double *v, double tol,
+              int max_iter, int *iters,
               double *res, char *msg, size_t msglen);
 
 #endif
