@@ -18,7 +18,7 @@ struct ns_border {
   klu_numeric *num;
   klu_common *common;
   /* kept columns: name, sparse u in the pool, z = M_B^-1 u (n each) */
-  int used;
+  int used, solved;         /* slots [solved, used) hold u, not yet z */
   int *id, *ustart, *unnz;
   int *uidx;
   double *uval;
@@ -63,6 +63,7 @@ ns_border *ns_border_create(int slots, int k_max) {
 int ns_border_rebase(ns_border *b, int n, klu_symbolic *sym, klu_numeric *num,
                      klu_common *common) {
   b->used = 0;
+  b->solved = 0;
   b->pool_len = 0;
   b->k = 0;
   size_t fit = NS_BORDER_BUDGET / (size_t)(n > 0 ? n : 1);
@@ -109,7 +110,6 @@ int ns_border_add(ns_border *b, int id, int nnz, const int *idx, const double *v
     b->uidx[b->pool_len + e] = idx[e];
     b->uval[b->pool_len + e] = val[e];
   }
-  if (!klu_solve(b->sym, b->num, b->n, 1, z, b->common)) return -2;
   b->id[s] = id;
   b->ustart[s] = b->pool_len;
   b->unnz[s] = nnz;
@@ -127,6 +127,14 @@ static double u_dot(const ns_border *b, int p, const double *x) {
 
 int ns_border_prepare(ns_border *b, int k, const int *slots, const double *V) {
   if (k > b->k_max) return -1;
+  /* the new columns' solves at once: KLU sweeps its factors once for up to
+   * four right-hand sides */
+  if (b->solved < b->used) {
+    if (!klu_solve(b->sym, b->num, b->n, b->used - b->solved, b->z + (size_t)b->solved * (size_t)b->n,
+                   b->common))
+      return -2;
+    b->solved = b->used;
+  }
   b->k = k;
   memcpy(b->kslot, slots, (size_t)k * sizeof *slots);
   double *S = b->S;

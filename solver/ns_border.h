@@ -42,14 +42,14 @@ int ns_border_rebase(ns_border *b, int n, klu_symbolic *sym, klu_numeric *num,
 int ns_border_find(const ns_border *b, int id);
 
 /* Keep the border column u (nnz entries idx[], val[] over the base's
- * unknowns, no index repeated) under the name id and solve M_B z = u.
- * Returns its slot, -1 when every slot is taken (rebase), -2 when the
- * KLU solve fails. */
+ * unknowns, no index repeated) under the name id; M_B z = u is solved by the
+ * next ns_border_prepare, with every other new column at once. Returns its
+ * slot, or -1 when every slot is taken (rebase). */
 int ns_border_add(ns_border *b, int id, int nnz, const int *idx, const double *val);
 
 /* The border of the k columns in slots[] with the block V (k x k, column
- * major): forms S and factorises it. Returns 0, -1 if k > k_max, -2 if S is
- * singular or not finite. */
+ * major): solves the new columns, forms S and factorises it. Returns 0, -1
+ * if k > k_max, -2 if a KLU solve fails or S is singular or not finite. */
 int ns_border_prepare(ns_border *b, int k, const int *slots, const double *V);
 
 /* Solve the prepared bordered system: f (n) holds the base's right-hand side
