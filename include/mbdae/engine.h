@@ -282,8 +282,9 @@ typedef struct mbdae_stats {
                                 matrix, each retried at once with a fresh factorisation
                                 instead of cutting the step */
   long grouped_roots;        /**< roots that joined an earlier root's event because
-                                they cross within mbdae_options::event_window (each
-                                saves a handler call and a restart) */
+                                they cross within mbdae_options::event_window (not
+                                restarts saved: roots that cross together in a burst
+                                would otherwise mostly share one later event) */
 } mbdae_stats;
 
 /** @brief Integrate from o->t0 to o->t_end.
