@@ -18,34 +18,6 @@
 #define NV 5
 #define NC 6
 
-/* Dense solve by Gaussian elimination with partial pivoting (n <= 16). */
-static int dense_solve(int n, double *A, double *b) {
-  for (int k = 0; k < n; ++k) {
-    int p = k;
-    for (int i = k + 1; i < n; ++i)
-      if (fabs(A[i * n + k]) > fabs(A[p * n + k])) p = i;
-    if (fabs(A[p * n + k]) < 1e-300) return -1;
-    for (int j = 0; j < n; ++j) {
-      double t = A[k * n + j];
-      A[k * n + j] = A[p * n + j];
-      A[p * n + j] = t;
-    }
-    double t = b[k];
-    b[k] = b[p];
-    b[p] = t;
-    for (int i = k + 1; i < n; ++i) {
-      double f = A[i * n + k] / A[k * n + k];
-      for (int j = k; j < n; ++j) A[i * n + j] -= f * A[k * n + j];
-      b[i] -= f * b[k];
-    }
-  }
-  for (int k = n - 1; k >= 0; --k) {
-    for (int j = k + 1; j < n; ++j) b[k] -= A[k * n + j] * b[j];
-    b[k] /= A[k * n + k];
-  }
-  return 0;
-}
-
 /* The LCP in Delassus form for a diagonal W, solved by enumerating the
  * active sets (independent of the solver): returns v. */
 static int enumerate(int nc, int nu, const double *Gd /* nc x NV */, const double *w_diag,
@@ -69,7 +41,7 @@ static int enumerate(int nc, int nu, const double *Gd /* nc x NV */, const doubl
       z[a] = -q[on[a]];
       for (int c = 0; c < m; ++c) A[a * m + c] = D[on[a] * nc + on[c]];
     }
-    if (m > 0 && dense_solve(m, A, z)) continue;
+    if (m > 0 && mbdae_test_dense_solve(m, A, z)) continue;
     double Pt[NC] = {0};
     for (int a = 0; a < m; ++a) Pt[on[a]] = z[a];
     int ok = 1;
@@ -304,7 +276,7 @@ static void test_sparse_fallback_coupled_body(void) {
   double A[9], y[3] = {g[0], g[1], g[2]};
   for (int rr = 0; rr < 3; ++rr)
     for (int c = 0; c < 3; ++c) A[rr * 3 + c] = wkk[3 * c + rr];
-  CU_ASSERT_EQUAL_FATAL(dense_solve(3, A, y), 0);
+  CU_ASSERT_EQUAL_FATAL(mbdae_test_dense_solve(3, A, y), 0);
   const double cg = g[0] * y[0] + g[1] * y[1] + g[2] * y[2];
   const double p = (1.0 - (-0.05)) / (1.0 + NA * cg);
   double vk[3], gvk = 0.0;

@@ -46,34 +46,6 @@ static void build_matrix(void) {
     }
 }
 
-/* Gaussian elimination with partial pivoting (row major n x n), in place */
-static int dense_solve(int n, double *A, double *b) {
-  for (int k = 0; k < n; ++k) {
-    int p = k;
-    for (int i = k + 1; i < n; ++i)
-      if (fabs(A[i * n + k]) > fabs(A[p * n + k])) p = i;
-    if (fabs(A[p * n + k]) < 1e-300) return -1;
-    for (int j = 0; j < n; ++j) {
-      double t = A[k * n + j];
-      A[k * n + j] = A[p * n + j];
-      A[p * n + j] = t;
-    }
-    double t = b[k];
-    b[k] = b[p];
-    b[p] = t;
-    for (int i = k + 1; i < n; ++i) {
-      double f = A[i * n + k] / A[k * n + k];
-      for (int j = k; j < n; ++j) A[i * n + j] -= f * A[k * n + j];
-      b[i] -= f * b[k];
-    }
-  }
-  for (int k = n - 1; k >= 0; --k) {
-    for (int j = k + 1; j < n; ++j) b[k] -= A[k * n + j] * b[j];
-    b[k] /= A[k * n + k];
-  }
-  return 0;
-}
-
 /* The unknowns of a set (rows with on[i], then the kept ones) */
 static int members(const int *on, int *idx) {
   int n = 0;
@@ -200,7 +172,7 @@ static void test_sequence_against_fresh_and_dense(void) {
     for (int p = 0; p < n; ++p)
       for (int q = 0; q < n; ++q) Ad[p * n + q] = M[idx[p] * NT + idx[q]];
     memcpy(xd, f, sizeof xd);
-    CU_ASSERT_EQUAL_FATAL(dense_solve(n, Ad, xd), 0);
+    CU_ASSERT_EQUAL_FATAL(mbdae_test_dense_solve(n, Ad, xd), 0);
     for (int p = 0; p < n; ++p) {
       MBDAE_ASSERT_ABS(x[p], xt[p], 1e-11);
       MBDAE_ASSERT_ABS(x[p], xf[p], 1e-11);

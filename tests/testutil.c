@@ -51,3 +51,32 @@ const char *mbdae_test_tmpdir(const char *tag) {
   }
   return buf;
 }
+
+/* An independent reference for solver tests: no pivot tolerance beyond
+ * exact singularity, no use of the library's linear algebra. */
+int mbdae_test_dense_solve(int n, double *A, double *b) {
+  for (int k = 0; k < n; ++k) {
+    int p = k;
+    for (int i = k + 1; i < n; ++i)
+      if (fabs(A[i * n + k]) > fabs(A[p * n + k])) p = i;
+    if (fabs(A[p * n + k]) < 1e-300) return -1;
+    for (int j = 0; j < n; ++j) {
+      double t = A[k * n + j];
+      A[k * n + j] = A[p * n + j];
+      A[p * n + j] = t;
+    }
+    double t = b[k];
+    b[k] = b[p];
+    b[p] = t;
+    for (int i = k + 1; i < n; ++i) {
+      double f = A[i * n + k] / A[k * n + k];
+      for (int j = k; j < n; ++j) A[i * n + j] -= f * A[k * n + j];
+      b[i] -= f * b[k];
+    }
+  }
+  for (int k = n - 1; k >= 0; --k) {
+    for (int j = k + 1; j < n; ++j) b[k] -= A[k * n + j] * b[j];
+    b[k] /= A[k * n + k];
+  }
+  return 0;
+}

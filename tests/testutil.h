@@ -16,6 +16,10 @@ int mbdae_test_main(const char *suite, const mbdae_test *tests);
 /* Relative difference |a - b| / max(|b|, tiny). */
 double mbdae_test_reldiff(double a, double b);
 
+/* Solve A x = b (row major n x n, partial pivoting) in place: b becomes x
+ * and A is overwritten; -1 if a pivot is exactly zero. */
+int mbdae_test_dense_solve(int n, double *A, double *b);
+
 /* Path of a file in the source tree (MBDAE_SOURCE_DIR) in a static buffer. */
 const char *mbdae_test_source_path(const char *rel);
 
