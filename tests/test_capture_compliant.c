@@ -72,7 +72,7 @@ static void test_restitution(void) {
 }
 
 static void test_thread(void) {
-  elastic_thread th = {0.5, 5e4, 30.0};
+  elastic_thread th = {0.5, 5e4, 30.0, 0.0};
   double S[3] = {0.3, 0.4, 0.0}, W[3] = {1.0, -2.0, 0.5}, f[3], dS[9], dW[9], diss;
   /* at rest length and just below: no force whatever the rate */
   CU_ASSERT_EQUAL(elastic_thread_force(&th, S, W, f, dS, dW, &diss), 0.0);

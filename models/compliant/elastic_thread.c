@@ -5,24 +5,45 @@
 #include <math.h>
 #include <string.h>
 
-#include "compliant/hunt_crossley.h"
 
 static double norm3(const double *a) { return sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]); }
 
-static hc_law law_of(const elastic_thread *th) {
-  hc_law l = {th->ea / th->L, 1.0, th->eta / (th->ea * th->L)};
-  return l;
-}
-
-/* stretch, its rate and the direction u; 0 when slack */
+/* stretch, its rate and the direction u; 0 when no tension can act
+ * (delta <= -onset) */
 static int kinematics(const elastic_thread *th, const double S[3], const double W[3],
                       double *len, double *delta, double *rate, double u[3]) {
   *len = norm3(S);
   *delta = *len - th->L;
-  if (!(*delta > 0.0)) return 0;
+  if (!(*delta > -th->onset)) return 0;
   for (int c = 0; c < 3; ++c) u[c] = S[c] / *len;
   *rate = u[0] * W[0] + u[1] * W[1] + u[2] * W[2];
   return 1;
+}
+
+/* phi(delta) and phi'(delta) (elastic_thread.h): delta itself without onset */
+static double ramp(const elastic_thread *th, double delta, double *dphi) {
+  double h = th->onset;
+  if (!(h > 0.0) || delta >= h) {
+    *dphi = 1.0;
+    return delta;
+  }
+  double x = 0.5 * (delta + h) / h;
+  *dphi = x * x * (3.0 - 2.0 * x);
+  return 2.0 * h * x * x * x * (1.0 - 0.5 * x);
+}
+
+/* T = max(0, k phi (1 + a rate)) and its derivatives in delta and rate:
+ * hc_law (hunt_crossley.h) with p = 1 when phi = delta */
+static double tension(const elastic_thread *th, double phi, double dphi, double rate,
+                      double *Td, double *Tv, double *k) {
+  *k = th->ea / th->L;
+  double a = th->eta / (th->ea * th->L);
+  double damp = 1.0 + a * rate;
+  *Td = *Tv = 0.0;
+  if (!(phi > 0.0) || !(damp > 0.0)) return 0.0; /* slack, or clamped: a thread cannot push */
+  *Td = *k * dphi * damp;
+  *Tv = *k * phi * a;
+  return *k * phi * damp;
 }
 
 double elastic_thread_force(const elastic_thread *th, const double S[3], const double W[3],
@@ -33,10 +54,9 @@ double elastic_thread_force(const elastic_thread *th, const double S[3], const d
   if (diss) *diss = 0.0;
   double len, delta, rate, u[3];
   if (!kinematics(th, S, W, &len, &delta, &rate, u)) return 0.0;
-  hc_law law = law_of(th);
-  double Td, Tv;
-  double T = hc_force(&law, delta, rate, &Td, &Tv);
-  if (diss) *diss = (T - law.k * delta) * rate;
+  double dphi, phi = ramp(th, delta, &dphi), Td, Tv, k;
+  double T = tension(th, phi, dphi, rate, &Td, &Tv, &k);
+  if (diss) *diss = (T - k * phi) * rate;
   if (f)
     for (int c = 0; c < 3; ++c) f[c] = -T * u[c];
   if (T == 0.0) return 0.0; /* clamped: no force, no derivative */
@@ -53,8 +73,12 @@ double elastic_thread_force(const elastic_thread *th, const double S[3], const d
 }
 
 double elastic_thread_energy(const elastic_thread *th, const double S[3]) {
-  double delta = norm3(S) - th->L;
-  return delta > 0.0 ? 0.5 * th->ea * delta * delta / th->L : 0.0;
+  double delta = norm3(S) - th->L, h = th->onset, k = th->ea / th->L;
+  if (!(h > 0.0)) return delta > 0.0 ? 0.5 * th->ea * delta * delta / th->L : 0.0;
+  if (delta <= -h) return 0.0;
+  if (delta >= h) return k * (0.5 * delta * delta + 0.1 * h * h);
+  double x = 0.5 * (delta + h) / h, x4 = x * x * x * x;
+  return 4.0 * k * h * h * x4 * (0.25 - 0.1 * x);
 }
 
 double elastic_thread_dissipation(const elastic_thread *th, const double S[3],
@@ -63,14 +87,13 @@ double elastic_thread_dissipation(const elastic_thread *th, const double S[3],
   if (dDdW) memset(dDdW, 0, 3 * sizeof *dDdW);
   double len, delta, rate, u[3];
   if (!kinematics(th, S, W, &len, &delta, &rate, u)) return 0.0;
-  hc_law law = law_of(th);
-  double Td, Tv;
-  double T = hc_force(&law, delta, rate, &Td, &Tv);
-  /* D = (T - k delta) rate: dD/ddelta = (Td - k) rate, dD/drate = Tv rate + T - k delta */
-  double Dd = (Td - law.k) * rate, Dv = Tv * rate + T - law.k * delta;
+  double dphi, phi = ramp(th, delta, &dphi), Td, Tv, k;
+  double T = tension(th, phi, dphi, rate, &Td, &Tv, &k);
+  /* D = (T - k phi) rate: dD/ddelta = (Td - k phi') rate, dD/drate = Tv rate + T - k phi */
+  double Dd = (Td - k * dphi) * rate, Dv = Tv * rate + T - k * phi;
   for (int c = 0; c < 3; ++c) {
     if (dDdS) dDdS[c] = Dd * u[c] + Dv * (W[c] - rate * u[c]) / len;
     if (dDdW) dDdW[c] = Dv * u[c];
   }
-  return (T - law.k * delta) * rate;
+  return (T - k * phi) * rate;
 }

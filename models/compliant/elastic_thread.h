@@ -17,7 +17,19 @@
  * clamped: d/dt(kinetic + elastic) = (work of other forces) - D exactly.
  *
  * A thread snapping taut at relative speed v (free flight on both sides)
- * rebounds with the restitution hc_restitution(a v) = e((eta/EA) v/L). */
+ * rebounds with the restitution hc_restitution(a v) = e((eta/EA) v/L).
+ *
+ * C2 onset (onset = h > 0): delta is replaced by phi(delta), max(0, delta)
+ * smoothed over |delta| < h by a symmetric kernel, so phi = 0 for
+ * delta <= -h, phi = delta for delta >= h and, with x = (delta + h)/(2h),
+ *     phi' = 3x^2 - 2x^3,  phi = 2h (x^3 - x^4/2)     (|delta| < h):
+ *     T = max(0, (EA/L) phi (1 + a delta')),
+ * C2 in delta where the thread goes slack (the plain law is only C0 there:
+ * its derivative jumps from 0 to EA/L). Elastic energy (EA/L) Phi with
+ * Phi = int phi = 4h^2 (x^4/4 - x^5/10) inside, delta^2/2 + h^2/10 beyond,
+ * and D = (T - (EA/L) phi) delta', so the ledger stays exact. The law
+ * differs from the plain one only within h of the rest length (tension at
+ * most (EA/L) h/2 more there). */
 #ifndef MBDAE_COMPLIANT_ELASTIC_THREAD_H
 #define MBDAE_COMPLIANT_ELASTIC_THREAD_H
 
@@ -25,6 +37,8 @@ typedef struct elastic_thread {
   double L;   /* rest length, m (> 0) */
   double ea;  /* axial stiffness E A, N (> 0) */
   double eta; /* damping, N s (T = EA eps + eta eps eps'), >= 0 */
+  double onset; /* m, >= 0; 0: the law above. > 0: a C2 onset of width 2 onset
+                   about the rest length, see below */
 } elastic_thread;
 
 /* Tension at (S, W); f (may be NULL) the force on the head; dfdS, dfdW

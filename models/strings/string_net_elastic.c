@@ -18,7 +18,7 @@
 #include "mbdae/status.h"
 
 static elastic_thread thread_of(const sn_net *net, int s) {
-  elastic_thread th = {net->s[s].L, net->s[s].ea, net->s[s].eta};
+  elastic_thread th = {net->s[s].L, net->s[s].ea, net->s[s].eta, 0.0};
   return th;
 }
 

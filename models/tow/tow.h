@@ -41,6 +41,8 @@ typedef struct tow_params {
   double tether_ea;       /* N */
   double tether_damping;  /* eta, N s */
   double tether_density;  /* kg/m */
+  double tether_onset;    /* m: C2 onset of the tension over |stretch| < onset
+                             (elastic_thread.h); 0: the plain kink */
   double initial_slack;   /* the tether starts straight over (1 - slack) of its length */
   double direction[3];    /* from the body to the chaser (normalised) */
   /* chaser */

@@ -32,6 +32,8 @@ static const mbdae_param_spec specs[] = {
     "eta: T = EA eps + eta eps eps' (tension only, doc/compliant.md)"),
   D("tether_density", tether_density, MBDAE_PARAM_MIN_OPEN, 4.5e-3, 0.0, HUGE_VAL, "kg/m",
     "mass per length (default: 2 mm Kevlar 29, 1440 kg/m^3)"),
+  D("tether_onset", tether_onset, 0, 0.0, 0.0, HUGE_VAL, "m",
+    "C2 onset of the tension over |stretch| < onset (0: the plain kink at slack; doc/tow.md)"),
   D("initial_slack", initial_slack, 0, 0.0, 0.0, 1.0, "-",
     "the tether starts straight over (1 - slack) of its length"),
   V("direction", direction, 3, 0.0, "-", "from the body towards the chaser (all zero: +x)"),

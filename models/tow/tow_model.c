@@ -62,6 +62,8 @@ int tow_params_check(const tow_params *p, mbdae_param_error *err) {
   if (p->tether_nodes < 2) FAIL("tether_nodes", "a tether needs at least 2 nodes");
   if (!(p->tether_ea > 0.0)) FAIL("EA", "must be > 0");
   if (!(p->tether_damping >= 0.0)) FAIL("tether_damping", "must be >= 0");
+  if (!(p->tether_onset >= 0.0 && p->tether_onset < p->tether_length / (p->tether_nodes + 1)))
+    FAIL("tether_onset", "must be >= 0 and below the thread's rest length");
   if (!(p->tether_density > 0.0)) FAIL("tether_density", "must be > 0");
   if (!(p->initial_slack >= 0.0 && p->initial_slack < 1.0)) FAIL("initial_slack", "must be in [0, 1)");
   double d2 = 0.0;
@@ -312,6 +314,7 @@ int tow_create(const tow_params *p, int dae, tow_model **out, mbdae_param_error 
   m->th.L = p->tether_length / (m->N + 1);
   m->th.ea = p->tether_ea;
   m->th.eta = p->tether_damping;
+  m->th.onset = p->tether_onset;
   m->m = malloc((size_t)m->npt * sizeof *m->m);
   m->f = calloc((size_t)m->n, sizeof *m->f);
   m->y0 = calloc((size_t)m->n, sizeof *m->y0);
