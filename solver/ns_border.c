@@ -173,8 +173,13 @@ int ns_border_prepare(ns_border *b, int k, const int *slots, const double *V) {
 
 int ns_border_apply(ns_border *b, double *f, double *g) {
   if (b->n > 0 && !klu_solve(b->sym, b->num, b->n, 1, f, b->common)) return -2;
+  ns_border_apply_solved(b, f, g);
+  return 0;
+}
+
+void ns_border_apply_solved(ns_border *b, double *f, double *g) {
   const int k = b->k;
-  if (k == 0) return 0;
+  if (k == 0) return;
   const double *S = b->S;
   double *y = b->work;
   for (int p = 0; p < k; ++p) y[p] = g[p] - u_dot(b, b->kslot[p], f);
@@ -197,5 +202,4 @@ int ns_border_apply(ns_border *b, double *f, double *g) {
     for (int i = 0; i < b->n; ++i) f[i] -= zq[i] * y[q];
     g[q] = y[q];
   }
-  return 0;
 }

@@ -57,4 +57,10 @@ int ns_border_prepare(ns_border *b, int k, const int *slots, const double *V);
  * and y on return. Returns 0, or -2 when the KLU solve fails. */
 int ns_border_apply(ns_border *b, double *f, double *g);
 
+/* ns_border_apply with f already solved by the base (on entry M_B^-1 f, on
+ * return x): a border that changes while the base's right-hand side does not
+ * (the iterates of one nonsmooth solve) reuses the base's own solution
+ * instead of a KLU solve per iterate. */
+void ns_border_apply_solved(ns_border *b, double *f, double *g);
+
 #endif

@@ -470,6 +470,47 @@ static void test_cycling_active_set(void) {
   ns_free(&s);
 }
 
+/* A warm start whose rows carry no load in the first iterate. Unit masses
+ * 0..n on a line, link k (k < n) a string row w_k = v_k - v_k+1 >= 0, mass 0
+ * pulled away at -1, and a wrong contact row w = -v_1 >= 0 in the warm
+ * start. With every row taken as active the contact holds mass 1, so links
+ * 1..n-1 carry nothing: P = 0 to round-off, of either sign. Those rows meet
+ * the tolerance and stay active; dropped, they would come back one link per
+ * iterate (n iterates), as the 100 x 100 capture's taut front did at
+ * t = 1.26 s (170 rows dropped, 166 re-added over 30 iterates). The solution,
+ * by momentum: every mass at -1/(n+1), P_k = (n-k)/(n+1), the contact idle. */
+static void test_unloaded_warm_rows_kept(void) {
+  enum { N = 20, NVC = N + 1, NCC = N + 1 };
+  mbdae_index wp[NVC + 1], wi[NVC], gp[NCC + 1], gi[2 * N + 1];
+  double Wx[NVC], Gx[2 * N + 1], r[NVC], b[NCC], v[NVC], P[NCC];
+  unsigned char in_set[NCC];
+  for (int j = 0; j < NVC; ++j) {
+    wp[j] = j, wi[j] = j, Wx[j] = 1.0, r[j] = j == 0 ? -1.0 : 0.0;
+  }
+  wp[NVC] = NVC;
+  for (int k = 0; k < N; ++k) {
+    gp[k] = 2 * k, gi[2 * k] = k, gi[2 * k + 1] = k + 1, Gx[2 * k] = 1.0, Gx[2 * k + 1] = -1.0;
+  }
+  gp[N] = 2 * N, gi[2 * N] = 1, Gx[2 * N] = -1.0, gp[N + 1] = 2 * N + 1;
+  for (int i = 0; i < NCC; ++i) b[i] = 0.0, in_set[i] = 1, P[i] = 1.0;
+  b[N] = 2e-12; /* mass 1 moves on by 1e-12 (net of the regularisation), far below the tolerance */
+  char msg[512];
+  ns_solver *s = ns_create(NVC, wp, wi, NCC, NCC, gp, gi, msg, sizeof msg);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  ns_input in = {.Wx = Wx, .w_changed = 1, .Gx = Gx, .r = r, .b = b, .in_set = in_set,
+                 .tol = 1e-10, .max_iter = 50};
+  ns_result res;
+  int rc = ns_solve(s, &in, v, P, &res, msg, sizeof msg);
+  if (rc) fprintf(stderr, "%s\n", msg);
+  CU_ASSERT_EQUAL_FATAL(rc, 0);
+  CU_ASSERT_EQUAL(res.sweeps, 0);
+  CU_ASSERT(res.iterations <= 3);
+  for (int j = 0; j < NVC; ++j) MBDAE_ASSERT_ABS(v[j], -1.0 / NVC, 1e-9);
+  for (int k = 0; k < N; ++k) MBDAE_ASSERT_ABS(P[k], (double)(N - k) / NVC, 1e-9);
+  CU_ASSERT_EQUAL(P[N], 0.0);
+  ns_free(&s);
+}
+
 int main(void) {
   static const mbdae_test tests[] = {
     {"random problems against enumeration", test_random_against_enumeration},
@@ -480,6 +521,7 @@ int main(void) {
     {"active-set cap scales with the set", test_iteration_cap_scales},
     {"flat chain moving along its normal", test_flat_chain_moving_along_normal},
     {"cycling active set", test_cycling_active_set},
+    {"unloaded rows of the warm start kept", test_unloaded_warm_rows_kept},
     {NULL, NULL}};
   return mbdae_test_main("nonsmooth", tests);
 }
