@@ -11,15 +11,13 @@
 
 /* The regularisation of every row (nonsmooth.c's: u~ = u + eps D P). */
 #define FCN_EPS 1e-12
-/* The proximal term (relative to D): the iterations solve
+/* The proximal term (fcn_settings.prox, relative to D): the iterations solve
  * F(u + eps_p D (P - Pc), P) = 0 and move the centre Pc to P when that
  * is solved well enough, so that redundant rows (a taut string between two
  * sticking points) do not make the Newton matrix nearly singular; at the end
- * P = Pc and the problem solved is the original. */
-#define FCN_PROX 1e-6
-/* Newton iterations on one proximal problem at most, and its reduction of
- * the residual before the centre moves. */
-#define FCN_INNER 8
+ * P = Pc and the problem solved is the original. At most fcn_settings.inner
+ * Newton iterations on one proximal problem, and its reduction of the
+ * residual before the centre moves. */
 #define FCN_INNER_REDUCTION 0.25
 /* Backtracking: sufficient decrease of |F|^2 and the halvings tried. */
 #define FCN_ARMIJO 1e-4
@@ -261,11 +259,11 @@ static void balance(const fcn_problem *pb, const fcn_work *w, const double *v, c
   }
 }
 
-/* The proximal coefficient for a centre whose residual is res: FCN_PROX,
+/* The proximal coefficient for a centre whose residual is res: st->prox,
  * or (shrink > 0) shrinking with the residual below shrink x tol (so that
  * the outer iteration's linear rate improves as it converges). */
-static double prox_for(double res, double tol, double shrink) {
-  return shrink > 0.0 ? FCN_PROX * fmin(1.0, res / (shrink * tol)) : FCN_PROX;
+static double prox_for(double res, double tol, const fcn_settings *st) {
+  return st->shrink > 0.0 ? st->prox * fmin(1.0, res / (st->shrink * tol)) : st->prox;
 }
 
 int fcn_solve(const fcn_problem *pb, const fcn_settings *st, double *P, double *v, double tol,
@@ -328,7 +326,7 @@ int fcn_solve(const fcn_problem *pb, const fcn_settings *st, double *P, double *
   memcpy(w.Pc, P, (size_t)n * sizeof *P);
   row_velocities(pb, v, w.u);
   *res = natural_residual(pb, w.u, P);
-  w.prox = prox_for(*res, tol, st->shrink);
+  w.prox = prox_for(*res, tol, st);
   double theta = evaluate(pb, &w, w.u, P, w.F, 1);
   double best = *res, outer0 = *res;
   int inner = 0;
@@ -346,7 +344,7 @@ int fcn_solve(const fcn_problem *pb, const fcn_settings *st, double *P, double *
       memcpy(P, Pbest, (size_t)n * sizeof *P);
       memcpy(w.Pc, P, (size_t)n * sizeof *P);
       row_velocities(pb, v, w.u);
-      w.prox = prox_for(best, tol, st->shrink);
+      w.prox = prox_for(best, tol, st);
       theta = evaluate(pb, &w, w.u, P, w.F, 1);
       *res = outer0 = best;
       inner = 0;
@@ -385,9 +383,9 @@ int fcn_solve(const fcn_problem *pb, const fcn_settings *st, double *P, double *
     theta = evaluate(pb, &w, w.u, P, w.F, 1);
     *res = natural_residual(pb, w.u, P);
     /* the proximal problem solved well enough (or long enough): recentre */
-    if (++inner >= FCN_INNER || sqrt(2.0 * theta) <= FCN_INNER_REDUCTION * outer0) {
+    if (++inner >= st->inner || sqrt(2.0 * theta) <= FCN_INNER_REDUCTION * outer0) {
       memcpy(w.Pc, P, (size_t)n * sizeof *P);
-      w.prox = prox_for(*res, tol, st->shrink);
+      w.prox = prox_for(*res, tol, st);
       theta = evaluate(pb, &w, w.u, P, w.F, 1);
       outer0 = *res;
       inner = 0;

@@ -14,9 +14,12 @@
  * P_t - u~_t / D_t) (Alart and Curnier, "A mixed formulation for frictional
  * contact problems prone to Newton like solution methods", CMAME 92, 1991;
  * the generalised Jacobian as in Siconos Numerics' fc3d_AlartCurnier).
- * Full steps for the first half of the iterations (the natural map's kinks
+ * Full steps for a fraction of the iterations (the natural map's kinks
  * can make |F| rise on the way to the solution), keeping the best iterate;
- * then steps damped by backtracking on |F|^2 from the best. */
+ * then steps damped by backtracking on |F|^2 from the best. The proximal
+ * weight (fcn_settings) may shrink with the residual; with inner = 1 the
+ * centre moves at every iteration, a regularised Newton whose
+ * regularisation vanishes at convergence. */
 #ifndef MBDAE_FRICTION_NEWTON_H
 #define MBDAE_FRICTION_NEWTON_H
 
@@ -45,7 +48,9 @@ typedef struct fcn_problem {
  * nets, and each variant alone fails on some measured steps). */
 typedef struct fcn_settings {
   double full;   /* the fraction of max_iter taken as full steps (then backtracking) */
+  double prox;   /* the proximal weight, relative to D */
   double shrink; /* > 0: the proximal term shrinks once the residual is below shrink x tol */
+  int inner;     /* Newton iterations on one proximal problem at most */
 } fcn_settings;
 
 /* Solve from the start P (n) and v (nv, with W v = r + H^T P). Stops when

@@ -12,11 +12,23 @@
  * carries (n - i) V; the tangential impulse acts on mass 0 alone, so it
  * slides on with w0 - mu n V when mu n V < w0 and sticks (v_0,y = 0)
  * otherwise. The chain's Delassus matrix has condition ~ n^2, so Gauss-Seidel
- * contracts by 1 - O(1/n^2) per sweep. */
+ * contracts by 1 - O(1/n^2) per sweep.
+ *
+ * And a hard step of a wrapped net: the demo capture with friction 0.3
+ * under moreau, the step [1.960, 1.961] s where the run used to stop
+ * (tests/data/friction/wrapped_net_mu03_t1960.txt, the problem as the
+ * backend handed it to fc_solve, warm start included, written in the
+ * format of benchmarks/onestep_io.h with the rows outside the index set
+ * left out): 146 rows, 23 frictional contacts, many sticking, so that taut
+ * strings between them are redundant and the impulses are not unique. The
+ * solution is checked on its own: v from a dense solve of W v = r + G^T P +
+ * T^T Pt, and every row's law at that v. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "../benchmarks/onestep_io.h"
 #include "friction.h"
 #include "testutil.h"
 
@@ -84,11 +96,138 @@ static void test_gauss_seidel_budget(void) { chain(0.01, 1.0, 2000, 0, 0); }
 static void test_newton_sliding(void) { chain(0.01, 1.0, 2000, NS_FRICTION_NEWTON, 1); }
 static void test_newton_sticking(void) { chain(0.1, 1.0, 2000, NS_FRICTION_NEWTON, 1); }
 
+/* The natural map's residual of the problem s at (P, Pt), in velocity units
+ * (the Delassus diagonal D from the dense inverse of W): unilateral rows
+ * |min(D_i P_i, w_i)|, bilateral |w_i|, contacts also D_t |P_t - proj of
+ * P_t - u_t / D_t onto the disk of radius mu P_n|. Also the cone: the
+ * largest |P_t| - mu P_n. */
+static double step_residual(const onestep *s, const double *P, const double *Pt, double *cone) {
+  const int nv = s->nv, nc = s->nc, nf = s->nf, nr = nc + 2 * nf;
+  double *A = calloc((size_t)nv * nv, sizeof *A), *Wi = calloc((size_t)nv * nv, sizeof *Wi);
+  double *x = malloc((size_t)nv * sizeof *x), *v = malloc((size_t)nv * sizeof *v);
+  double *w = malloc((size_t)nr * sizeof *w), *D = malloc((size_t)nr * sizeof *D);
+  CU_ASSERT_FATAL(A && Wi && x && v && w && D);
+  /* W^-1 by Gauss-Jordan elimination with partial pivoting (W: CSC, both
+   * triangles) */
+  for (int j = 0; j < nv; ++j) {
+    for (long k = s->wp[j]; k < s->wp[j + 1]; ++k) A[(size_t)s->wi[k] * nv + j] = s->wx[k];
+    Wi[(size_t)j * nv + j] = 1.0;
+  }
+  for (int c = 0; c < nv; ++c) {
+    int piv = c;
+    for (int i = c + 1; i < nv; ++i)
+      if (fabs(A[(size_t)i * nv + c]) > fabs(A[(size_t)piv * nv + c])) piv = i;
+    CU_ASSERT_FATAL(A[(size_t)piv * nv + c] != 0.0);
+    for (int j = 0; j < nv && piv != c; ++j) {
+      double t = A[(size_t)c * nv + j];
+      A[(size_t)c * nv + j] = A[(size_t)piv * nv + j], A[(size_t)piv * nv + j] = t;
+      t = Wi[(size_t)c * nv + j];
+      Wi[(size_t)c * nv + j] = Wi[(size_t)piv * nv + j], Wi[(size_t)piv * nv + j] = t;
+    }
+    const double f = 1.0 / A[(size_t)c * nv + c];
+    for (int j = 0; j < nv; ++j) A[(size_t)c * nv + j] *= f, Wi[(size_t)c * nv + j] *= f;
+    for (int i = 0; i < nv; ++i) {
+      const double m = A[(size_t)i * nv + c];
+      if (i == c || m == 0.0) continue;
+      for (int j = 0; j < nv; ++j) {
+        A[(size_t)i * nv + j] -= m * A[(size_t)c * nv + j];
+        Wi[(size_t)i * nv + j] -= m * Wi[(size_t)c * nv + j];
+      }
+    }
+  }
+  /* the rows: G's, then T's; v = W^-1 (r + G^T P + T^T Pt) */
+  for (int i = 0; i < nv; ++i) x[i] = s->r[i];
+  for (int a = 0; a < nr; ++a) {
+    const int g = a < nc;
+    const long *rp = g ? s->gp : s->tp, *ci = g ? s->gi : s->ti;
+    const double *val = g ? s->gx : s->tx, imp = g ? P[a] : Pt[a - nc];
+    const int row = g ? a : a - nc;
+    for (long k = rp[row]; k < rp[row + 1]; ++k) x[ci[k]] += val[k] * imp;
+  }
+  for (int i = 0; i < nv; ++i) {
+    double t = 0.0;
+    for (int j = 0; j < nv; ++j) t += Wi[(size_t)i * nv + j] * x[j];
+    v[i] = t;
+  }
+  for (int a = 0; a < nr; ++a) {
+    const int g = a < nc, row = g ? a : a - nc;
+    const long *rp = g ? s->gp : s->tp, *ci = g ? s->gi : s->ti;
+    const double *val = g ? s->gx : s->tx;
+    double t = g ? s->b[a] : 0.0, d = 0.0;
+    for (long k = rp[row]; k < rp[row + 1]; ++k) {
+      t += val[k] * v[ci[k]];
+      for (long l = rp[row]; l < rp[row + 1]; ++l)
+        d += val[k] * Wi[(size_t)ci[k] * nv + ci[l]] * val[l];
+    }
+    w[a] = t, D[a] = d;
+  }
+  double res = 0.0;
+  *cone = -HUGE_VAL;
+  for (int i = 0; i < nc; ++i) {
+    CU_ASSERT_FATAL(s->in_set[i]); /* the file holds the rows of the set only */
+    res = fmax(res, i < s->nu ? fabs(fmin(D[i] * P[i], w[i])) : fabs(w[i]));
+  }
+  for (int k = 0; k < nf; ++k) {
+    const int n = s->frows[k], t1 = nc + 2 * k, t2 = t1 + 1;
+    const double dt = 0.5 * (D[t1] + D[t2]), rad = s->mu[k] * fmax(P[n], 0.0);
+    double z1 = Pt[2 * k] - w[t1] / dt, z2 = Pt[2 * k + 1] - w[t2] / dt, nz = hypot(z1, z2);
+    if (nz > rad) z1 *= rad / nz, z2 *= rad / nz;
+    res = fmax(res, dt * hypot(Pt[2 * k] - z1, Pt[2 * k + 1] - z2));
+    *cone = fmax(*cone, hypot(Pt[2 * k], Pt[2 * k + 1]) - s->mu[k] * P[n]);
+  }
+  free(A), free(Wi), free(x), free(v), free(w), free(D);
+  return res;
+}
+
+/* The wrapped net's hard step with the backend's budgets converges, and its
+ * solution meets the tolerance on the independent measure. */
+static void test_wrapped_net_redundant(void) {
+  onestep s;
+  CU_ASSERT_EQUAL_FATAL(
+      onestep_read(mbdae_test_source_path("tests/data/friction/wrapped_net_mu03_t1960.txt"), &s), 0);
+  CU_ASSERT_EQUAL_FATAL(s.nf, 23);
+  const int nv = s.nv, nc = s.nc, nf = s.nf;
+  mbdae_index *wp = malloc((size_t)(nv + 1) * sizeof *wp), *wi = malloc((size_t)s.w_nnz * sizeof *wi);
+  mbdae_index *gp = malloc((size_t)(nc + 1) * sizeof *gp), *gi = malloc((size_t)s.g_nnz * sizeof *gi);
+  mbdae_index *tp = malloc((size_t)(2 * nf + 1) * sizeof *tp), *ti = malloc((size_t)s.t_nnz * sizeof *ti);
+  double *v = malloc((size_t)nv * sizeof *v), *P = malloc((size_t)nc * sizeof *P);
+  double *Pt = malloc((size_t)(2 * nf) * sizeof *Pt);
+  CU_ASSERT_FATAL(wp && wi && gp && gi && tp && ti && v && P && Pt);
+  for (int j = 0; j <= nv; ++j) wp[j] = (mbdae_index)s.wp[j];
+  for (long k = 0; k < s.w_nnz; ++k) wi[k] = (mbdae_index)s.wi[k];
+  for (int i = 0; i <= nc; ++i) gp[i] = (mbdae_index)s.gp[i];
+  for (long k = 0; k < s.g_nnz; ++k) gi[k] = (mbdae_index)s.gi[k];
+  for (int q = 0; q <= 2 * nf; ++q) tp[q] = (mbdae_index)s.tp[q];
+  for (long k = 0; k < s.t_nnz; ++k) ti[k] = (mbdae_index)s.ti[k];
+  memcpy(P, s.P0, (size_t)nc * sizeof *P);
+  memcpy(Pt, s.Pt0, (size_t)(2 * nf) * sizeof *Pt);
+  char msg[512];
+  fc_solver *fc = fc_create(nv, wp, wi, nc, s.nu, gp, gi, nf, s.frows, s.mu, tp, ti, msg, sizeof msg);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(fc);
+  fc_input in = {.Wx = s.wx, .w_changed = 1, .Gx = s.gx, .Tx = s.tx, .r = s.r, .b = s.b,
+                 .in_set = s.in_set, .tol = 1e-10, .max_sweeps = NS_FRICTION_SWEEPS,
+                 .max_newton = NS_FRICTION_NEWTON};
+  ns_result res;
+  int rc = fc_solve(fc, &in, v, P, Pt, &res, msg, sizeof msg);
+  fc_free(&fc);
+  if (rc) fprintf(stderr, "wrapped net step: %s\n", msg);
+  CU_ASSERT_EQUAL(rc, 0);
+  CU_ASSERT(res.iterations > 0);
+  /* the scale of the step's velocities: the net moves at metres per second */
+  CU_ASSERT(res.vref > 1.0 && res.vref < 100.0);
+  double cone, r = step_residual(&s, P, Pt, &cone);
+  CU_ASSERT(r <= 1e-10 * res.vref * 1.001);
+  CU_ASSERT(cone <= 1e-12);
+  free(wp), free(wi), free(gp), free(gi), free(tp), free(ti), free(v), free(P), free(Pt);
+  onestep_free(&s);
+}
+
 int main(void) {
   static const mbdae_test tests[] = {
     {"chain: Gauss-Seidel alone exceeds its budget", test_gauss_seidel_budget},
     {"chain: Newton, sliding contact", test_newton_sliding},
     {"chain: Newton, sticking contact", test_newton_sticking},
+    {"wrapped net, mu 0.3: a step with redundant rows", test_wrapped_net_redundant},
     {NULL, NULL}};
   return mbdae_test_main("friction_newton", tests);
 }
