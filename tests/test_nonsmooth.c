@@ -477,7 +477,7 @@ static void test_cycling_active_set(void) {
  * 1..n-1 carry nothing: P = 0 to round-off, of either sign. Those rows meet
  * the tolerance and stay active; dropped, they would come back one link per
  * iterate (n iterates), as the 100 x 100 capture's taut front did at
- * t = 1.26 s (170 rows dropped, 166 re-added over 30 iterates). The solution,
+ * t = 1.26 s (28 such rows dropped and re-added over 30 iterates). The solution,
  * by momentum: every mass at -1/(n+1), P_k = (n-k)/(n+1), the contact idle. */
 static void test_unloaded_warm_rows_kept(void) {
   enum { N = 20, NVC = N + 1, NCC = N + 1 };
