@@ -6,7 +6,7 @@
  * error against a reference on the output grid).
  *
  * Usage: bench_compliant SCENARIO METHOD TOL [--set KEY=VALUE]... [--label L]
- *                        [--problem NAME] [--linsol dense|klu]
+ *                        [--problem NAME] [--linsol dense|klu|spgmr|spgmr-jacobi]
  *                        [--ordering amd|colamd|natural|metis] [--atol-ratio R]
  *                        [--save REF] [--ref REF] [--repeats K] [--budget S]
  *                        [--cpu-limit S] [--csv FILE] [--header] [--bodies]
@@ -136,7 +136,7 @@ static int parse_ordering(const char *s, mbdae_ordering *o) {
 
 static int usage(void) {
   fprintf(stderr, "usage: bench_compliant SCENARIO METHOD TOL [--set KEY=VALUE]... [--label L]\n"
-                  "       [--problem NAME] [--linsol dense|klu] [--ordering ORD] [--atol-ratio R]\n"
+                  "       [--problem NAME] [--linsol dense|klu|spgmr|spgmr-jacobi] [--ordering ORD] [--atol-ratio R]\n"
                   "       [--save REF] [--ref REF] [--repeats K] [--budget S] [--cpu-limit S]\n"
                   "       [--csv FILE] [--header] [--bodies]\n");
   return 2;
@@ -179,6 +179,8 @@ int main(int argc, char **argv) {
     else if (strcmp(a, "--linsol") == 0) {
       if (strcmp(v, "dense") == 0) m.linsol = MBDAE_LINSOL_DENSE;
       else if (strcmp(v, "klu") == 0) m.linsol = MBDAE_LINSOL_KLU;
+      else if (strcmp(v, "spgmr") == 0) m.linsol = MBDAE_LINSOL_SPGMR;
+      else if (strcmp(v, "spgmr-jacobi") == 0) m.linsol = MBDAE_LINSOL_SPGMR_JACOBI;
       else return usage();
     } else if (strcmp(a, "--ordering") == 0) {
       if (parse_ordering(v, &m.ordering) != 0) return usage();
@@ -235,8 +237,11 @@ int main(int argc, char **argv) {
       fclose(f);
     }
   }
-  fprintf(stderr, "%s %s %g: newton_fails %ld err_test_fails %ld newton_iters %ld\n", pb.name,
+  fprintf(stderr, "%s %s %g: newton_fails %ld err_test_fails %ld newton_iters %ld", pb.name,
           m.label, tol, r.newton_fails, r.err_test_fails, r.newton_iters);
+  if (m.linsol == MBDAE_LINSOL_SPGMR || m.linsol == MBDAE_LINSOL_SPGMR_JACOBI)
+    fprintf(stderr, " krylov_iters %ld prec_evals %ld", r.krylov_iters, r.prec_factors);
+  fprintf(stderr, "\n");
   mbdae_scenario_free(&s);
   return r.status < 0 ? 1 : 0;
 }

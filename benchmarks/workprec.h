@@ -118,6 +118,8 @@ typedef struct wp_result {
   int reps;                 /* children that ran */
   long steps, rhs_evals, jac_evals, lin_setups, root_evals, newton_iters;
   long newton_fails, err_test_fails; /* nonlinear / local error test failures (not in the CSV) */
+  long krylov_iters, prec_factors; /* ida spgmr*: GMRES iterations, preconditioner
+                                      evaluations (not in the CSV) */
   long events;              /* events with MBDAE_EVENT_CONTINUE */
   double ev_err_max;        /* max |t_k - t_k,exact| over matched events (NaN: none) */
   int ev_missed, ev_extra;  /* vs exact_events */
@@ -549,6 +551,8 @@ int wp_measure(const wp_problem *pb, const wp_method *m, double tol, const wp_op
       res->newton_iters = out.st.newton_iters;
       res->newton_fails = out.st.newton_fails;
       res->err_test_fails = out.st.err_test_fails;
+      res->krylov_iters = out.st.krylov_iters;
+      res->prec_factors = out.st.prec_factors;
       res->events = out.events;
       res->ev_err_max = out.ev_err_max;
       res->ev_missed = out.ev_missed;

@@ -527,6 +527,8 @@ static void add_stats(mbdae_stats *a, const mbdae_stats *b) {
   a->ramp_steps += b->ramp_steps;
   a->reuse_refactors += b->reuse_refactors;
   a->grouped_roots += b->grouped_roots;
+  a->krylov_iters += b->krylov_iters;
+  a->prec_factors += b->prec_factors;
   a->rhs_evals += b->rhs_evals;
   a->jac_evals += b->jac_evals;
   a->lin_setups += b->lin_setups;

@@ -15,7 +15,7 @@ static const char *const arkode_table_names[] = {
   "esdirk547", "esdirk547b", "ark324", "ark436", "ark437", "ark548", "kvaerno423",
   "kvaerno534", "kvaerno745", "trbdf2", NULL};
 static const char *const restart_names[] = {"auto", "solver", NULL}; /* mbdae_restart_policy */
-static const char *const linsol_names[] = {"dense", "klu", NULL};
+static const char *const linsol_names[] = {"dense", "klu", "spgmr", "spgmr-jacobi", NULL};
 static const char *const ordering_names[] = {"amd", "colamd", "natural", "metis", NULL};
 static const char *const format_names[] = {"csv", "mat", "both", NULL}; /* mbdae_output_format */
 
@@ -32,7 +32,8 @@ const mbdae_param_spec mbdae_solver_specs[] = {
   {"arkode_table", MBDAE_PARAM_ENUM, OFF(arkode_table), 0, 0, 0, 0, 0, arkode_table_names, 0,
    "", "arkode: the L-stable ESDIRK table (doc/arkode.md)"},
   {"linear_solver", MBDAE_PARAM_ENUM, OFF(linsol), 0, 0, 0, 0, 0, linsol_names, 0, "",
-   "linear solver of the Newton iteration: dense or klu (sparse)"},
+   "linear solver of the Newton iteration: dense, klu (sparse), or (ida) spgmr: GMRES "
+   "preconditioned by kept KLU factors, spgmr-jacobi: by the diagonal"},
   {"ordering", MBDAE_PARAM_ENUM, OFF(ordering), 0, 0, 0, 0, 0, ordering_names, 0, "",
    "KLU fill-reducing ordering"},
   {"t0", MBDAE_PARAM_DOUBLE, OFF(t0), 0, 0, -INF, INF, 0, NULL, 0, "s", "start time"},

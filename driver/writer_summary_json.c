@@ -64,6 +64,10 @@ static void pace_stats(FILE *f, const mbdae_stats *st) {
   kv_long(f, "    ", "ramp_steps", st->ramp_steps, 1);
   kv_long(f, "    ", "reuse_refactors", st->reuse_refactors, 1);
   kv_long(f, "    ", "grouped_roots", st->grouped_roots, 1);
+  if (st->krylov_iters || st->prec_factors) {
+    kv_long(f, "    ", "krylov_iters", st->krylov_iters, 1);
+    kv_long(f, "    ", "prec_evals", st->prec_factors, 1);
+  }
 }
 
 int mbdae_summary_json_print(FILE *f, const mbdae_scenario *s, const mbdae_run_result *res) {

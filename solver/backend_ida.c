@@ -17,6 +17,7 @@
 #include <sunmatrix/sunmatrix_sparse.h>
 
 #include "engine_impl.h"
+#include "ida_krylov.h"
 #include "mbdae/status.h"
 #include "sundials_util.h"
 
@@ -26,6 +27,7 @@ typedef struct ida_backend {
   N_Vector y, yp, id, atol;
   SUNMatrix A;
   SUNLinearSolver LS;
+  mbdae_ida_krylov *krylov; /* linear_solver spgmr*: the preconditioner */
   SUNNonlinearSolver NLS; /* IDA's Newton, with ida_nls_setup before each solve */
   SUNNonlinSolConvTestFn ida_ctest; /* IDA's convergence test, wrapped by ida_nls_ctest */
   SUNNonlinSolLSetupFn ida_lsetup; /* IDA's linear setup, wrapped by ida_nls_lsetup */
@@ -208,6 +210,8 @@ static int ida_create(mbdae_engine *e) {
     IDA_CHECK(IDARootInit(b->mem, p->nroots, ida_root));
     IDA_CHECK(IDASetNoInactiveRootWarn(b->mem));
   }
+  if (o->linsol == MBDAE_LINSOL_SPGMR || o->linsol == MBDAE_LINSOL_SPGMR_JACOBI)
+    return mbdae_ida_krylov_create(e, b->ctx, b->y, b->mem, &b->LS, &b->krylov);
   int rc = mbdae_sundials_linear_solver(e, b->ctx, b->y, &b->A, &b->LS);
   if (rc != MBDAE_OK) return rc;
   IDA_CHECK(IDASetLinearSolver(b->mem, b->LS, b->A));
@@ -338,6 +342,7 @@ static void ida_harvest(ida_backend *b, mbdae_stats *s) {
   if (IDAGetNumNonlinSolvConvFails(b->mem, &v) == 0) s->newton_fails += v;
   if (IDAGetNumErrTestFails(b->mem, &v) == 0) s->err_test_fails += v;
   if (IDAGetNumGEvals(b->mem, &v) == 0) s->root_evals += v;
+  if (b->krylov && IDAGetNumLinIters(b->mem, &v) == 0) s->krylov_iters += v;
   realtype h;
   if (IDAGetLastStep(b->mem, &h) == 0 && h != 0) s->last_step = h;
 }
@@ -347,6 +352,7 @@ static int ida_restart(mbdae_engine *e, double h0) {
   ida_probe(e);
   ida_harvest(b, &b->acc);
   IDA_CHECK(IDAReInit(b->mem, e->t, b->y, b->yp));
+  mbdae_ida_krylov_reset(b->krylov);
   b->nst_seen = 0;
   b->h0 = h0;
   if (h0 > 0.0) {
@@ -393,6 +399,12 @@ static void ida_stats(mbdae_engine *e, mbdae_stats *s) {
   s->last_step = 0;
   ida_harvest(b, s);
   s->reuse_refactors = b->reuse_refactors;
+  mbdae_ida_krylov_stats(b->krylov, s);
+}
+
+mbdae_ida_krylov *mbdae_ida_krylov_of(mbdae_engine *e) {
+  ida_backend *b = e ? e->backend : NULL;
+  return b ? b->krylov : NULL;
 }
 
 static void ida_destroy(mbdae_engine *e) {
@@ -400,6 +412,7 @@ static void ida_destroy(mbdae_engine *e) {
   if (!b) return;
   if (b->mem) IDAFree(&b->mem);
   if (b->LS) SUNLinSolFree(b->LS);
+  mbdae_ida_krylov_free(&b->krylov);
   if (b->NLS) SUNNonlinSolFree(b->NLS);
   if (b->A) SUNMatDestroy(b->A);
   if (b->y) N_VDestroy(b->y);

@@ -192,6 +192,22 @@ static int check_options(const mbdae_problem *p, const mbdae_options *o,
     snprintf(msg, n, "linear_solver klu needs the model's sparse Jacobian");
     return MBDAE_ERR_UNSUPPORTED;
   }
+  if ((o->linsol == MBDAE_LINSOL_SPGMR || o->linsol == MBDAE_LINSOL_SPGMR_JACOBI) &&
+      o->method != MBDAE_METHOD_IDA && o->method != MBDAE_METHOD_RK4 &&
+      o->method != MBDAE_METHOD_CVODE_ADAMS) {
+    snprintf(msg, n, "linear_solver %s is available with method ida only, not %s",
+             o->linsol == MBDAE_LINSOL_SPGMR ? "spgmr" : "spgmr-jacobi",
+             mbdae_method_name(o->method));
+    return MBDAE_ERR_UNSUPPORTED;
+  }
+  if ((o->linsol == MBDAE_LINSOL_SPGMR || o->linsol == MBDAE_LINSOL_SPGMR_JACOBI) &&
+      !p->jac_sparse && o->method == MBDAE_METHOD_IDA) {
+    snprintf(msg, n, "linear_solver %s needs the model's sparse Jacobian",
+             o->linsol == MBDAE_LINSOL_SPGMR ? "spgmr" : "spgmr-jacobi");
+    return MBDAE_ERR_UNSUPPORTED;
+  }
+  if ((int)o->linsol < 0 || (int)o->linsol > (int)MBDAE_LINSOL_SPGMR_JACOBI)
+    BAD("unknown linear_solver %d", (int)o->linsol);
   if (p->nroots > 0 && !p->event) BAD("root functions without an event handler");
 #undef BAD
   return MBDAE_OK;

@@ -75,39 +75,42 @@ static SuiteSparse_long metis_hook(SuiteSparse_long n, SuiteSparse_long *Ap,
                                                  (long *)Perm, common->user_data);
 }
 
-int mbdae_sundials_linear_solver(mbdae_engine *e, SUNContext ctx, N_Vector y,
-                                 SUNMatrix *A, SUNLinearSolver *LS) {
+int mbdae_sundials_klu(mbdae_engine *e, SUNContext ctx, N_Vector y, SUNMatrix *A,
+                       SUNLinearSolver *LS) {
   const mbdae_problem *p = e->p;
   const mbdae_options *o = e->o;
-  if (o->linsol == MBDAE_LINSOL_KLU) {
-    if (!p->jac_sparse) {
-      snprintf(e->msg, sizeof e->msg, "KLU needs the model's sparse Jacobian");
-      return MBDAE_ERR_UNSUPPORTED;
-    }
-    *A = SUNSparseMatrix(e->n, e->n, p->nnz, CSC_MAT, ctx);
-    if (!*A) return MBDAE_ERR_MEMORY;
-    mbdae_sparse_load_pattern(p, *A);
-    *LS = SUNLinSol_KLU(y, *A, ctx);
-    if (!*LS) {
-      snprintf(e->msg, sizeof e->msg, "SUNLinSol_KLU failed");
-      return MBDAE_ERR_SUNDIALS;
-    }
-    (*LS)->ops->setup = klu_setup_keep_symbolic;
-    if (o->ordering == MBDAE_ORDERING_METIS) {
-      sun_klu_common *c = SUNLinSol_KLUGetCommon(*LS);
-      c->ordering = 3; /* KLU: 3 = user-supplied ordering */
-      c->user_order = metis_hook;
-      /* one block, so the hook's indices are the DAE's and the id vector
-       * applies (the block-triangular split buys nothing for one
-       * connected net) */
-      c->btf = 0;
-      c->user_data = (void *)p->id;
-    } else if (SUNLinSol_KLUSetOrdering(*LS, (int)o->ordering) != 0) {
-      snprintf(e->msg, sizeof e->msg, "SUNLinSol_KLUSetOrdering(%d) failed", (int)o->ordering);
-      return MBDAE_ERR_SUNDIALS;
-    }
-    return MBDAE_OK;
+  if (!p->jac_sparse) {
+    snprintf(e->msg, sizeof e->msg, "KLU needs the model's sparse Jacobian");
+    return MBDAE_ERR_UNSUPPORTED;
   }
+  *A = SUNSparseMatrix(e->n, e->n, p->nnz, CSC_MAT, ctx);
+  if (!*A) return MBDAE_ERR_MEMORY;
+  mbdae_sparse_load_pattern(p, *A);
+  *LS = SUNLinSol_KLU(y, *A, ctx);
+  if (!*LS) {
+    snprintf(e->msg, sizeof e->msg, "SUNLinSol_KLU failed");
+    return MBDAE_ERR_SUNDIALS;
+  }
+  (*LS)->ops->setup = klu_setup_keep_symbolic;
+  if (o->ordering == MBDAE_ORDERING_METIS) {
+    sun_klu_common *c = SUNLinSol_KLUGetCommon(*LS);
+    c->ordering = 3; /* KLU: 3 = user-supplied ordering */
+    c->user_order = metis_hook;
+    /* one block, so the hook's indices are the DAE's and the id vector
+     * applies (the block-triangular split buys nothing for one
+     * connected net) */
+    c->btf = 0;
+    c->user_data = (void *)p->id;
+  } else if (SUNLinSol_KLUSetOrdering(*LS, (int)o->ordering) != 0) {
+    snprintf(e->msg, sizeof e->msg, "SUNLinSol_KLUSetOrdering(%d) failed", (int)o->ordering);
+    return MBDAE_ERR_SUNDIALS;
+  }
+  return MBDAE_OK;
+}
+
+int mbdae_sundials_linear_solver(mbdae_engine *e, SUNContext ctx, N_Vector y,
+                                 SUNMatrix *A, SUNLinearSolver *LS) {
+  if (e->o->linsol == MBDAE_LINSOL_KLU) return mbdae_sundials_klu(e, ctx, y, A, LS);
   *A = SUNDenseMatrix(e->n, e->n, ctx);
   if (!*A) return MBDAE_ERR_MEMORY;
   *LS = SUNLinSol_Dense(y, *A, ctx);

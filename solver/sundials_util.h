@@ -22,6 +22,12 @@ void mbdae_sparse_load_pattern(const mbdae_problem *p, SUNMatrix J);
 int mbdae_sundials_linear_solver(mbdae_engine *e, SUNContext ctx, N_Vector y,
                                  SUNMatrix *A, SUNLinearSolver *LS);
 
+/* The KLU matrix (the problem's pattern) and solver with the options'
+ * ordering and the symbolic analysis kept across re-inits: the KLU linear
+ * solver, and the factorised preconditioner of SPGMR (ida_krylov.c). */
+int mbdae_sundials_klu(mbdae_engine *e, SUNContext ctx, N_Vector y, SUNMatrix *A,
+                       SUNLinearSolver *LS);
+
 /* "; largest weighted local error y[i] = v" from an integrator's error
  * weights and local error estimates (its Get functions; "" before the first
  * step, when the estimate is unset, or on failure). */

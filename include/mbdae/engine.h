@@ -64,7 +64,13 @@ typedef enum {
 /** Linear solver of the Newton iterations (IDA, CVODE BDF). */
 typedef enum {
   MBDAE_LINSOL_DENSE = 0,       /**< dense LU (SUNDIALS) */
-  MBDAE_LINSOL_KLU = 1          /**< needs a sparse Jacobian pattern */
+  MBDAE_LINSOL_KLU = 1,         /**< needs a sparse Jacobian pattern */
+  MBDAE_LINSOL_SPGMR = 2,       /**< ida: GMRES (SUNDIALS SPGMR) on difference-quotient
+                                     products, preconditioned by a KLU factorisation of the
+                                     iteration matrix kept until the Krylov iterations grow
+                                     (doc/engine.md, "Krylov") */
+  MBDAE_LINSOL_SPGMR_JACOBI = 3 /**< ida: SPGMR preconditioned by the diagonal of the
+                                     iteration matrix */
 } mbdae_linsol;
 
 /** Fill-reducing ordering of KLU. */
@@ -285,6 +291,9 @@ typedef struct mbdae_stats {
                                 they cross within mbdae_options::event_window (not
                                 restarts saved: roots that cross together in a burst
                                 would otherwise mostly share one later event) */
+  long krylov_iters;         /**< ida, linear_solver spgmr*: GMRES iterations */
+  long prec_factors;         /**< ida, linear_solver spgmr*: preconditioner set-ups that
+                                evaluated the Jacobian (and, spgmr, factorised it) */
 } mbdae_stats;
 
 /** @brief Integrate from o->t0 to o->t_end.
