@@ -28,7 +28,17 @@
  *   schur-cholmod: the Delassus matrix D_AA + 1e-12 diag by CHOLMOD (LL^T).
  * fill = nnz of the factors.
  *
+ * With --gs-caps K1,K2,... Siconos' projected Gauss-Seidel (PGS, dense D)
+ * and its nonsmooth Gauss-Seidel on D in sparse 1 x 1 blocks (NSGS-SBM)
+ * run again with their iteration count capped at each Ki, from the warm
+ * start and from 0: the residual each reaches for its CPU (the sweeps of
+ * these solvers stall on the long chains of taut strings, so that an
+ * uncapped run to 1e-12 does not finish in minutes). Each capped solve runs
+ * once (repeat R only below 0.1 s), and PGS with 100,000 iterations is
+ * then left out.
+ *
  * Usage: bench_capture_lcp N H T1 [T2 ...] [--repeat R] [--dump DIR] [--no-siconos]
+ *                          [--gs-caps K1,K2,...]
  *   --dump DIR writes each problem as DIR/lcp_N_T.txt (size, D column-major,
  *   qv; the LCP a Siconos script can load). One line per problem and solver:
  *   t, set size, nnz(D), solver, info, CPU ms per solve (median of R), the
@@ -42,6 +52,7 @@
 
 #include <siconos/numerics/LCP_Solvers.h>
 #include <siconos/numerics/LinearComplementarityProblem.h>
+#include <siconos/numerics/NonSmoothDrivers.h>
 #include <siconos/numerics/NumericsMatrix.h>
 #include <siconos/numerics/SolverOptions.h>
 #include <siconos/numerics/lcp_cst.h>
@@ -54,6 +65,7 @@
 #include "capture/capture_mechanics.h"
 #include "mbdae/mbdae.h"
 #include "nonsmooth.h"
+#include "siconos/siconos_sbm.h"
 
 extern const mbdae_model_kind mbdae_model_net_capture;
 
@@ -360,23 +372,92 @@ static void factor_forms(const capture_model *m, const lcp_problem *pb, const do
   free(dii), free(z), free(x), free(tm), free(act), free(col);
 }
 
+/* Siconos' PGS (dense) and NSGS-SBM with their iterations capped at each of
+ * caps, warm and cold; one line per solve as main's. */
+static int gs_capped(const capture_model *m, const lcp_problem *pb, const delassus *d,
+                     const int *caps, int ncaps, int repeat, const double *Pm, double asm_ms) {
+  static const struct { int id, sbm; const char *name; } gs[] = {
+    {SICONOS_LCP_PGS, 0, "siconos-pgs"}, {SICONOS_LCP_NSGS_SBM, 1, "siconos-nsgs-sbm"}};
+  const int nc = m->mech->nrows;
+  double *z = calloc((size_t)d->n + 1, sizeof *z), *w = calloc((size_t)d->n + 1, sizeof *w);
+  double *Dc = malloc(((size_t)d->n * d->n + 1) * sizeof *Dc), *P = calloc((size_t)nc, sizeof *P);
+  double *tms = malloc((size_t)repeat * sizeof *tms);
+  if (!z || !w || !Dc || !P || !tms) return -1;
+  for (size_t s = 0; s < sizeof gs / sizeof gs[0]; ++s)
+    for (int warm = 1; warm >= 0; --warm)
+      for (int k = 0; k < ncaps; ++k) {
+        int info = -1, iters = -1, r = 0;
+        for (double spent = 0.0; r < repeat && (r == 0 || spent < 0.1); ++r) {
+          NumericsMatrix *M;
+          if (gs[s].sbm) M = siconos_sbm_of_dense(d->n, d->D, d->nnz);
+          else {
+            memcpy(Dc, d->D, (size_t)d->n * d->n * sizeof *Dc);
+            M = NM_create_from_data(NM_DENSE, d->n, d->n, Dc);
+          }
+          LinearComplementarityProblem lcp = {d->n, M, d->qv};
+          SolverOptions *opt = solver_options_create(gs[s].id);
+          opt->dparam[SICONOS_DPARAM_TOL] = 1e-12;
+          opt->iparam[SICONOS_IPARAM_MAX_ITER] = caps[k];
+          for (int a = 0; a < d->n; ++a) z[a] = warm ? pb->P0[d->rows[a]] : 0.0;
+          memset(w, 0, (size_t)d->n * sizeof *w);
+          double t0 = cpu_now();
+          info = linearComplementarity_driver(&lcp, z, w, opt);
+          tms[r] = cpu_now() - t0;
+          spent += tms[r];
+          iters = opt->iparam[SICONOS_IPARAM_ITER_DONE];
+          solver_options_delete(opt);
+          if (!gs[s].sbm) M->matrix0 = NULL; /* Dc is ours */
+          NM_free(M);
+        }
+        qsort(tms, (size_t)r, sizeof *tms, cmp_double);
+        memset(P, 0, (size_t)nc * sizeof *P);
+        double dz = 0.0;
+        for (int a = 0; a < d->n; ++a) {
+          P[d->rows[a]] = z[a];
+          dz = fmax(dz, fabs(z[a] - Pm[d->rows[a]]));
+        }
+        double vref, resid = residual(m, pb, P, &vref);
+        printf("t=%.4f set=%d nnzD=%ld solver=%s-%s-cap%d info=%d ms=%.3f assembly_ms=%.3f "
+               "iters=%d residual=%.2e dz=%.2e\n",
+               pb->t, pb->nset, d->nnz, gs[s].name, warm ? "warm" : "cold", caps[k], info,
+               1e3 * tms[r / 2], asm_ms, iters, resid / vref, dz);
+        fflush(stdout);
+      }
+  free(z), free(w), free(Dc), free(P), free(tms);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc < 4) {
-    fprintf(stderr, "usage: %s N H T1 [T2 ...] [--repeat R] [--dump DIR]\n", argv[0]);
+    fprintf(stderr, "usage: %s N H T1 [T2 ...] [--repeat R] [--dump DIR] [--no-siconos] "
+                    "[--gs-caps K1,K2,...]\n", argv[0]);
     return 2;
   }
   int n = atoi(argv[1]), repeat = 3, skip_siconos = 0;
   double h = atof(argv[2]);
   const char *dump = NULL;
+  int caps[32], ncaps = 0;
   double times[64];
   int ntimes = 0;
   for (int a = 3; a < argc; ++a) {
     if (!strcmp(argv[a], "--repeat") && a + 1 < argc) repeat = atoi(argv[++a]);
     else if (!strcmp(argv[a], "--dump") && a + 1 < argc) dump = argv[++a];
     else if (!strcmp(argv[a], "--no-siconos")) skip_siconos = 1;
+    else if (!strcmp(argv[a], "--gs-caps") && a + 1 < argc) {
+      for (char *c = argv[++a]; *c && ncaps < 32;) {
+        caps[ncaps++] = (int)strtol(c, &c, 10);
+        if (*c == ',') ++c;
+        else if (*c) {
+          ncaps = -1;
+          break;
+        }
+      }
+    }
     else if (ntimes < 64) times[ntimes++] = atof(argv[a]);
   }
-  if (n < 2 || n > 100 || !(h > 0.0) || ntimes == 0 || repeat < 1) {
+  int caps_ok = ncaps >= 0;
+  for (int k = 0; k < ncaps; ++k) caps_ok = caps_ok && caps[k] > 0;
+  if (n < 2 || n > 100 || !(h > 0.0) || ntimes == 0 || repeat < 1 || !caps_ok) {
     fprintf(stderr, "bad arguments\n");
     return 2;
   }
@@ -492,6 +573,7 @@ int main(int argc, char **argv) {
       {SICONOS_LCP_NEWTON_FB_FBLSA, "siconos-newton-fb"},
       {SICONOS_LCP_PGS, "siconos-pgs"}};
     for (size_t s = 0; s < sizeof sol / sizeof sol[0]; ++s) {
+      if (ncaps > 0 && sol[s].id == SICONOS_LCP_PGS) continue; /* capped below instead */
       double *z = calloc((size_t)d.n + 1, sizeof *z), *w = calloc((size_t)d.n + 1, sizeof *w);
       double *Dc = malloc(((size_t)d.n * d.n + 1) * sizeof *Dc);
       int info = -1, iters = -1;
@@ -526,6 +608,7 @@ int main(int argc, char **argv) {
              resid / vref, dz);
       free(z), free(w), free(Dc);
     }
+    if (gs_capped(m, pb, &d, caps, ncaps, repeat, Pm, asm_ms)) return 1;
     free(d.rows), free(d.D), free(d.qv);
   }
   return 0;

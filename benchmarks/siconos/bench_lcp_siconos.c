@@ -50,6 +50,7 @@
 
 #include "nonsmooth.h"
 #include "onestep_io.h"
+#include "siconos_sbm.h"
 
 static double cpu_now(void) {
   struct timespec ts;
@@ -119,37 +120,6 @@ static int form_delassus(const onestep *s, delassus *d) {
   if (sym) klu_free_symbolic(&sym, &c);
   free(wp), free(wi), free(x);
   return rc;
-}
-
-/* M in Siconos' compressed-column storage (NM_SPARSE). */
-static NumericsMatrix *csc_of(const delassus *d) {
-  const int n = d->n;
-  NumericsMatrix *A = NM_create(NM_SPARSE, n, n);
-  NM_csc_alloc(A, d->nnz);
-  A->matrix2->origin = NSM_CSC;
-  CSparseMatrix *c = A->matrix2->csc;
-  long pos = 0;
-  for (int j = 0; j < n; ++j) {
-    c->p[j] = (CS_INT)pos;
-    for (int i = 0; i < n; ++i) {
-      double v = d->dense[(size_t)j * (size_t)n + (size_t)i];
-      if (v == 0.0) continue;
-      c->i[pos] = (CS_INT)i;
-      c->x[pos++] = v;
-    }
-  }
-  c->p[n] = (CS_INT)pos;
-  return A;
-}
-
-/* M in sparse-block storage (1 x 1 blocks), what lcp_nsgs_SBM needs. */
-static NumericsMatrix *sbm_of(const delassus *d) {
-  NumericsMatrix *A = csc_of(d);
-  SparseBlockStructuredMatrix *sbm = SBM_new();
-  SBM_from_csparse(1, A->matrix2->csc, sbm);
-  NumericsMatrix *B = NM_new_SBM(d->n, d->n, sbm);
-  NM_free(A);
-  return B;
 }
 
 #define MAX_REPEATS 50
@@ -349,7 +319,7 @@ int main(int argc, char **argv) {
     line(name, &d, "delassus-formation", form, NULL, NULL);
     LinearComplementarityProblem dense = {d.n, NM_create_from_data(NM_DENSE, d.n, d.n, d.dense),
                                           d.q};
-    LinearComplementarityProblem sbm = {d.n, sbm_of(&d), d.q};
+    LinearComplementarityProblem sbm = {d.n, siconos_sbm_of_dense(d.n, d.dense, d.nnz), d.q};
     const size_t nb = (size_t)d.n + 1;
     double *z = calloc(nb, sizeof *z), *w = calloc(nb, sizeof *w);
     double *zref = calloc(nb, sizeof *zref), *z0 = calloc(nb, sizeof *z0);
