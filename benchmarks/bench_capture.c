@@ -20,10 +20,11 @@
  *   METHOD: rk4 | cvode-adams | cvode-bdf | ida (IDA uses KLU) | moreau
  *   (event capturing, Moreau-Jean; doc/capture.md "Event capturing") |
  *   arkode (ESDIRK on the DAE form through its completion, KLU; doc/arkode.md).
- *   --table NAME: arkode's table (solver.arkode_table names; default esdirk547);
+ *   --table NAME: arkode's table (solver.arkode_table names; default the
+ *   engine's, esdirk43i6; before 2026-11-27 esdirk547);
  *   --restart auto|solver: solver.restart; --jac-reuse X: solver.jac_reuse_cj;
- *   --event-window X: solver.event_window (default 1; 0: near-simultaneous
- *   roots are not grouped; grouped= counts those that were).
+ *   --event-window X: solver.event_window (default 0: near-simultaneous
+ *   roots are not grouped; 1: within rtol h; grouped= counts those that were).
  *   TOL: the fixed step for RK4 and moreau, else rtol (atol = 1e-2 rtol, as
  *   the demo).
  *   --theta X: moreau's theta (default 1/2); --release-held: event mode's
@@ -59,7 +60,10 @@
  * evaluations, linear-solver setups, events, impacts (activations in
  * Baumgarte mode), releases, face switches, final taut strings and
  * contacts, peak resident memory, end-point error, relative momentum drift
- * |p_end - p_0| / |p_0| and |L_end - L_0| / |L_0|, kinetic energy at the end. */
+ * |p_end - p_0| / |p_0| and |L_end - L_0| / |L_0|, kinetic energy at the end,
+ * and the end state's violation for any method: end_stretch = the largest
+ * |x_a - x_b| - L over strings (m, > 0: beyond its length), end_penetration =
+ * the deepest point inside the body (m). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -374,6 +378,16 @@ int main(int argc, char **argv) {
     if (f) fclose(f);
     free(r);
   }
+  /* the end state's constraint violation, the same measure for every method:
+   * the longest string beyond its length, and the deepest point in the body */
+  double stretch = 0.0, pen = capture_max_penetration(m, y);
+  for (int k = 0; k < capture_nstrings(m); ++k) {
+    int ia, ib;
+    double L, d = 0.0;
+    capture_string_ends(m, k, &ia, &ib, &L);
+    for (int c = 0; c < 3; ++c) d += pow(y[3 * ia + c] - y[3 * ib + c], 2);
+    if (sqrt(d) - L > stretch) stretch = sqrt(d) - L;
+  }
   double cpu = cpu_seconds();
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
@@ -388,7 +402,7 @@ int main(int argc, char **argv) {
          "ns_iters=%ld ns_fallbacks=%ld set_max=%ld set_mean=%.1f max_violation=%.3e "
          "max_energy_rise=%.3e work_impulses=%.4g newton_iters=%ld newton_fails=%ld "
          "err_fails=%ld jac_evals=%ld restarts=%ld ramp_steps=%ld mean_order=%.2f "
-         "grouped=%ld %s\n",
+         "grouped=%ld end_stretch=%.3e end_penetration=%.3e %s\n",
          n, capture_npoints(m), nsz, argv[2], tol, rc, st.t_reached, cpu, st.wall_time,
          cpu / tr, st.steps, st.rhs_evals, st.root_evals, st.lin_setups, st.events,
          capture_impacts(m), capture_releases(m), capture_face_switches(m),
@@ -397,7 +411,7 @@ int main(int argc, char **argv) {
          jf, jd, st.nonsmooth_iters, st.nonsmooth_fallbacks, st.index_set_max,
          st.index_set_mean, st.max_violation, st.max_energy_rise, st.work_impulses,
          st.newton_iters, st.newton_fails, st.err_test_fails, st.jac_evals, st.restarts,
-         st.ramp_steps, mean_order(&st), st.grouped_roots, rc ? msg : "");
+         st.ramp_steps, mean_order(&st), st.grouped_roots, stretch, pen, rc ? msg : "");
   free(x);
   free(y);
   free(yp);

@@ -6,11 +6,19 @@
  *
  * Usage: bench_workprec PART OUTDIR [--quick] [--repeats K] [--scenarios DIR]
  *                      [--net-n 21|41] [--omegas W1,W2,...] [--xis X1,X2,...]
- *                      [--ref-cpu-limit S]
+ *                      [--ref-cpu-limit S] [--methods W,...] [--cpu-budget S]
+ *                      [--ref-rk4 H] [--reuse-ref] [--rk4-from H]
  *   PART: bola | ball | chain | exact | netexact | reuse | net | netxi | lose | jac |
  *         cross | all
  *   --ref-cpu-limit: CPU limit of the reference runs of chain, exact, netexact,
  *   net, netxi, lose, jac (default 150 s: a costlier reference is not made).
+ *   netxi only: --methods runs only the ladders whose label contains one of
+ *   the words (e.g. arkode,rk4); --cpu-budget: repeat each setting while its
+ *   children used less than S CPU s (default 5: costlier settings run once);
+ *   --ref-rk4 H: the reference is RK4 at step H instead of IDA; --reuse-ref:
+ *   an OUTDIR/<problem>.ref left by an earlier run is the reference;
+ *   --rk4-from H: RK4's ladder starts at its first step <= H (the larger
+ *   steps are unstable on the stiff nets and may run to the CPU limit).
  *   OUTDIR/<problem>.csv: one row per run (wp_csv_header); OUTDIR/summary.txt
  *   gets the comparisons at equal error (appended). --quick: smaller
  *   ladders and sizes (said in summary.txt). Scenario files (bola, ball) are
@@ -46,12 +54,15 @@
  *          1e-8; 41 x 41 to 1e-7) and default order (same ladder), order
  *          3 with solver.jac_reuse_cj 0 (rtol 1e-4, 1e-6, 1e-8), CVODE Adams
  *          (1e-4, 1e-6, 1e-8), arkode + KLU + METIS with tables esdirk547 and
- *          esdirk43i6 (the same ladder as IDA), RK4 (10 ms halving to 39 us; the RK4 ladder
- *          stops at the first step whose max grid error is <= 1e-9 m: smaller
- *          steps only cost). IDA and Adams run every tolerance, each run
- *          stopped at the CPU limit (20 s; 41 x 41: 60 s), since the cost is
- *          not monotone in rtol on these strings. Newton and error-test
- *          failures per run in summary.txt.
+ *          esdirk43i6 (the same ladder as IDA), RK4 (10 ms halving to 20 us; the RK4 ladder
+ *          stops at the first step whose max grid error is no larger than the
+ *          smallest any other run reached, at most 1e-9 m: smaller steps only
+ *          cost; RK4's CPU limit 60 s, 41 x 41: 120 s). IDA and Adams run every
+ *          tolerance, each run stopped at the CPU limit (20 s; 41 x 41: 60 s),
+ *          since the cost is not monotone in rtol on these strings. Newton and
+ *          error-test failures per run in summary.txt. "equal accuracy" lines:
+ *          RK4's CPU at each run's max grid error, interpolated log-log between
+ *          the two RK4 steps that bracket it (compare_rk4_interp).
  *   lose   where the implicit solver loses: the 21 x 21 spinning net at
  *          20 rad/s with a 1 m/s bump (omega_n = 100), t = 0..0.2 s: undamped transverse
  *          waves on strings under high tension, fast oscillations that every
@@ -105,6 +116,13 @@ typedef struct bench {
   double omegas[4];       /* net, netxi parts: only these omega_n (0: all) */
   double xis[4];          /* netxi part: these xi instead of 1 and 2 (0: default) */
   double ref_cpu_limit;   /* CPU limit of a reference run (s; default 150) */
+  const char *methods;    /* netxi part: run only the ladders whose label contains one of
+                             these comma-separated words (NULL: all) */
+  double cpu_budget;      /* netxi part: repeat a setting while its children used less
+                             than this CPU (s; default 5) */
+  double ref_rk4_h;       /* netxi part: reference = RK4 at this step instead of IDA (0) */
+  int reuse_ref;          /* netxi part: an existing OUTDIR/<problem>.ref is the reference */
+  double rk4_from;        /* netxi part: RK4's ladder starts at the first step <= this (0: all) */
 } bench;
 
 /* ---- quantities compared ------------------------------------------------ */
@@ -740,8 +758,9 @@ static void part_net(bench *b) {
 
 static const wp_method M_IDA_KLU_METIS_O3_R0 = {"ida-klu-metis-o3-reuse0", MBDAE_METHOD_IDA,
                                                 MBDAE_LINSOL_KLU, MBDAE_ORDERING_METIS, 0, 3};
-/* arkode on the DAE form through its completion (doc/arkode.md): the default
- * table (esdirk547) and the internally stable esdirk43i6 (the scenario's) */
+/* arkode on the DAE form through its completion (doc/arkode.md): esdirk547 (the
+ * default table before 2026-11-27) and the internally stable esdirk43i6 (the
+ * default since), each named in the ladder's scenario */
 static const wp_method M_ARKODE_KLU_METIS = {"arkode-klu-metis", MBDAE_METHOD_ARKODE,
                                              MBDAE_LINSOL_KLU, MBDAE_ORDERING_METIS, 0, 0};
 static const wp_method M_ARKODE_I_KLU_METIS = {"arkode-esdirk43i6-klu-metis", MBDAE_METHOD_ARKODE,
@@ -752,10 +771,29 @@ static const wp_method M_ARKODE_I_KLU_METIS = {"arkode-esdirk43i6-klu-metis", MB
  * stopped by the CPU limit; the others run every tolerance (each run bounded
  * by the CPU limit: the cost is not monotone in rtol on these strings). One
  * summary line per run with the failure counters. */
+/* --methods: is the ladder of label selected? */
+static int method_selected(const bench *b, const char *label) {
+  if (!b->methods) return 1;
+  const char *p = b->methods;
+  while (*p) {
+    size_t len = strcspn(p, ",");
+    char word[64];
+    if (len > 0 && len < sizeof word) {
+      memcpy(word, p, len);
+      word[len] = '\0';
+      if (strstr(label, word)) return 1;
+    }
+    p += len;
+    if (*p == ',') ++p;
+  }
+  return 0;
+}
+
 static int ladder_xi(bench *b, FILE *csv, const wp_problem *pb, const wp_method *m,
                      const double *tols, int ntol, const wp_opts *op, double rk4_floor,
                      wp_result *res) {
   int n = 0;
+  if (!method_selected(b, m->label)) return 0;
   for (int i = 0; i < ntol; ++i) {
     wp_result r;
     if (measure_row(csv, pb, m, tols[i], op, &r) < 0) break;
@@ -776,6 +814,56 @@ static int ladder_xi(bench *b, FILE *csv, const wp_problem *pb, const wp_method 
   return n;
 }
 
+/* RK4's CPU at the max grid error e of another method's run: log CPU is
+ * interpolated linearly in log error between the two consecutive stable RK4
+ * runs whose errors bracket e (RK4: CPU ~ 1/h, error ~ h^4, so log CPU is
+ * affine in log error between two rungs); stable = completed, no string
+ * released. A run less accurate than RK4's
+ * coarsest stable step is compared with that step (RK4 cannot take a larger
+ * one); a run more accurate than RK4's finest is not compared. One summary
+ * line per run of ra. */
+static void compare_rk4_interp(bench *b, const char *problem, const char *la,
+                               const wp_result *ra, int na, const wp_result *rk, int nk) {
+  /* stable: completed with no string released (these nets have no events;
+   * a release is RK4's instability, and such a run costs more than a finer one) */
+#define RK4_STABLE(r) ((r)->status == 0 && (r)->events == 0 && isfinite((r)->err_max))
+  int first = -1; /* the coarsest stable RK4 run */
+  for (int k = 0; k < nk && first < 0; ++k)
+    if (RK4_STABLE(&rk[k])) first = k;
+  for (int i = 0; i < na; ++i) {
+    const wp_result *a = &ra[i];
+    if (a->status != 0 || !isfinite(a->err_max)) continue;
+    double e = a->err_max, cpu_rk = NAN;
+    char how[256] = "";
+    if (first < 0) {
+      snprintf(how, sizeof how, "no stable RK4 run");
+    } else if (e >= rk[first].err_max) {
+      cpu_rk = rk[first].cpu;
+      snprintf(how, sizeof how, "RK4's coarsest stable step h %g (err %.3e, CPU %.4g s), "
+               "more accurate", rk[first].tol, rk[first].err_max, rk[first].cpu);
+    } else {
+      for (int k = first; k + 1 < nk; ++k) {
+        const wp_result *p = &rk[k], *q = &rk[k + 1];
+        if (!RK4_STABLE(p) || !RK4_STABLE(q) || !(p->err_max >= e && e >= q->err_max) ||
+            !(q->err_max > 0.0) || p->err_max == q->err_max)
+          continue;
+        double s = log(e / p->err_max) / log(q->err_max / p->err_max);
+        cpu_rk = exp(log(p->cpu) + s * log(q->cpu / p->cpu));
+        snprintf(how, sizeof how, "interpolated log-log between h %g (err %.3e, CPU %.4g s) and "
+                 "h %g (err %.3e, CPU %.4g s)", p->tol, p->err_max, p->cpu, q->tol, q->err_max,
+                 q->cpu);
+        break;
+      }
+      if (!isfinite(cpu_rk)) snprintf(how, sizeof how, "more accurate than RK4's finest run");
+    }
+    say(b, "%s: equal accuracy: %s tol %g: err_max %.3e m, CPU %.4g s (median of %d, %.4g-%.4g) "
+           "| RK4 %s%s%.4g s | CPU ratio rk4/%s = %.3g\n",
+        problem, la, a->tol, e, a->cpu, a->reps, a->cpu_min, a->cpu_max, how,
+        isfinite(cpu_rk) ? ": " : " ", cpu_rk, la, cpu_rk / a->cpu);
+  }
+#undef RK4_STABLE
+}
+
 static int netxi_selected(const double *sel, double v) {
   if (!(sel[0] > 0.0)) return 1;
   for (int k = 0; k < 4; ++k)
@@ -787,7 +875,8 @@ static void netxi_one(bench *b, int n, double xi, double w) {
   char name[64], name0[80], refpath[1024];
   snprintf(name, sizeof name, "net%d_xi%g_w%g", n, xi, w);
   snprintf(name0, sizeof name0, "%s_reuse0", name);
-  char *y = spin_yaml(n, w, xi, 2.0, 0.2, 0.2, 0.02);
+  /* arkode_table only acts on arkode: esdirk547 for the "arkode-klu-metis" ladder */
+  char *y = spin_yaml_solver(n, w, xi, 2.0, 0.2, 0.2, 0.02, ", arkode_table: esdirk547");
   char *y0 = spin_yaml_solver(n, w, xi, 2.0, 0.2, 0.2, 0.02, ", jac_reuse_cj: 0.0");
   char *yi = spin_yaml_solver(n, w, xi, 2.0, 0.2, 0.2, 0.02, ", arkode_table: esdirk43i6");
   mbdae_scenario s, s0, si;
@@ -816,7 +905,12 @@ static void netxi_one(bench *b, int n, double xi, double w) {
   wp_problem pb = {name, &s, sn_count, sn_extract, NULL, 3, NULL, NULL, 0};
   wp_problem pb0 = {name, &s0, sn_count, sn_extract, NULL, 3, NULL, NULL, 0};
   wp_problem pbi = {name, &si, sn_count, sn_extract, NULL, 3, NULL, NULL, 0};
-  double rtref = n <= 21 ? 1e-10 : 1e-9;
+  /* the reference: IDA at rtref, or RK4 at --ref-rk4 H (an independent method
+   * for the ARKODE ladders, and a tighter one when IDA's floor shows) */
+  double rtref = b->ref_rk4_h > 0.0 ? b->ref_rk4_h : n <= 21 ? 1e-10 : 1e-9;
+  const wp_method *mref = b->ref_rk4_h > 0.0 ? &M_RK4 : &M_IDA_KLU_METIS_O3;
+  char refdesc[64];
+  snprintf(refdesc, sizeof refdesc, "%s %g", mref->label, rtref);
   wp_opts op;
   wp_opts_default(&op);
   op.repeats = 1;
@@ -824,31 +918,37 @@ static void netxi_one(bench *b, int n, double xi, double w) {
   op.save = refpath;
   FILE *csv = open_csv(b, name);
   wp_result rr;
-  if (wp_measure(&pb, &M_IDA_KLU_METIS_O3, rtref, &op, &rr) < 0 || rr.status != 0) {
-    print_row(&pb, &M_IDA_KLU_METIS_O3, &rr);
+  FILE *rf = b->reuse_ref ? fopen(refpath, "rb") : NULL;
+  if (rf) {
+    fclose(rf);
+    say(b, "%s: reference = %s (%s at %g, made by an earlier run)\n", name, refpath, mref->label,
+        rtref);
+  } else if (wp_measure(&pb, mref, rtref, &op, &rr) < 0 || rr.status != 0) {
+    print_row(&pb, mref, &rr);
     say(b, "%s: reference run (%s %g) failed: status %d, t %.4g, %ld steps, %ld "
            "factorizations, %ld Newton failures, %ld error-test failures, CPU %.4g s: %s\n",
-        name, M_IDA_KLU_METIS_O3.label, rtref, rr.status, rr.t_reached, rr.steps,
+        name, mref->label, rtref, rr.status, rr.t_reached, rr.steps,
         rr.lin_setups, rr.newton_fails, rr.err_test_fails, rr.cpu, rr.message);
     if (csv) fclose(csv);
     mbdae_scenario_free(&s);
     mbdae_scenario_free(&s0);
     mbdae_scenario_free(&si);
     return;
+  } else {
+    say(b, "%s: reference = %s at %g: CPU %.4g s, %ld steps, %ld factorizations, %ld Newton "
+           "failures, %ld error-test failures\n",
+        name, mref->label, rtref, rr.cpu, rr.steps, rr.lin_setups,
+        rr.newton_fails, rr.err_test_fails);
   }
-  say(b, "%s: reference = %s at %g: CPU %.4g s, %ld steps, %ld factorizations, %ld Newton "
-         "failures, %ld error-test failures\n",
-      name, M_IDA_KLU_METIS_O3.label, rtref, rr.cpu, rr.steps, rr.lin_setups,
-      rr.newton_fails, rr.err_test_fails);
   op.save = NULL;
   op.ref = refpath;
   op.repeats = b->repeats;
   op.cpu_limit = n <= 21 ? 20.0 : 60.0;
-  op.cpu_budget = 5.0;
+  op.cpu_budget = b->cpu_budget;
   static const double rt[] = {1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8};
   static const double rt3[] = {1e-4, 1e-6, 1e-8};
   static const double h[] = {1e-2,      5e-3,       2.5e-3,    1.25e-3,    6.25e-4,
-                             3.125e-4,  1.5625e-4,  7.8125e-5, 3.90625e-5};
+                             3.125e-4,  1.5625e-4,  7.8125e-5, 3.90625e-5, 1.953125e-5};
   enum { NH = sizeof h / sizeof h[0] };
   static wp_result r_o3[6], r_def[6], r_r0[3], r_ad[3], r_rk[NH], r_ak[6], r_ai[6];
   int nrt = n <= 21 ? 6 : 5;
@@ -859,7 +959,20 @@ static void netxi_one(bench *b, int n, double xi, double w) {
   int n_ad = ladder_xi(b, csv, &pb, &M_ADAMS, rt3, b->quick ? 2 : 3, &op, 0.0, r_ad);
   int n_ak = ladder_xi(b, csv, &pb, &M_ARKODE_KLU_METIS, rt, nrt, &op, 0.0, r_ak);
   int n_ai = ladder_xi(b, csv, &pbi, &M_ARKODE_I_KLU_METIS, rt, nrt, &op, 0.0, r_ai);
-  int n_rk = ladder_xi(b, csv, &pb, &M_RK4, h, NH, &op, 1e-9, r_rk);
+  /* RK4 goes down to the smallest error any implicit run reached (at most
+   * 1e-9 m), so every implicit run has an RK4 run at least as accurate; its
+   * finest steps take longer than the implicit runs' CPU limit */
+  double rk4_floor = 1e-9;
+  const wp_result *rs[] = {r_o3, r_def, r_r0, r_ad, r_ak, r_ai};
+  const int ns[] = {n_o3, n_def, n_r0, n_ad, n_ak, n_ai};
+  for (int j = 0; j < 6; ++j)
+    for (int k = 0; k < ns[j]; ++k)
+      if (rs[j][k].status == 0 && rs[j][k].err_max < rk4_floor) rk4_floor = rs[j][k].err_max;
+  wp_opts op_rk = op;
+  op_rk.cpu_limit = n <= 21 ? 60.0 : 120.0;
+  int h0 = 0;
+  while (b->rk4_from > 0.0 && h0 < NH - 1 && h[h0] > b->rk4_from * (1.0 + 1e-9)) ++h0;
+  int n_rk = ladder_xi(b, csv, &pb, &M_RK4, h + h0, NH - h0, &op_rk, rk4_floor, r_rk);
   if (csv) fclose(csv);
   ladder_set ls[7] = {{&M_IDA_KLU_METIS_O3, rt, 0, {{0}}, n_o3},
                       {&M_IDA_KLU_METIS, rt, 0, {{0}}, n_def},
@@ -867,7 +980,7 @@ static void netxi_one(bench *b, int n, double xi, double w) {
                       {&M_ADAMS, rt3, 0, {{0}}, n_ad},
                       {&M_ARKODE_KLU_METIS, rt, 0, {{0}}, n_ak},
                       {&M_ARKODE_I_KLU_METIS, rt, 0, {{0}}, n_ai},
-                      {&M_RK4, h, 0, {{0}}, n_rk}};
+                      {&M_RK4, h + h0, 0, {{0}}, n_rk}};
   memcpy(ls[0].r, r_o3, (size_t)n_o3 * sizeof *r_o3);
   memcpy(ls[1].r, r_def, (size_t)n_def * sizeof *r_def);
   memcpy(ls[2].r, r_r0, (size_t)n_r0 * sizeof *r_r0);
@@ -875,10 +988,12 @@ static void netxi_one(bench *b, int n, double xi, double w) {
   memcpy(ls[4].r, r_ak, (size_t)n_ak * sizeof *r_ak);
   memcpy(ls[5].r, r_ai, (size_t)n_ai * sizeof *r_ai);
   memcpy(ls[6].r, r_rk, (size_t)n_rk * sizeof *r_rk);
-  agreement(b, name, ls, 7, n <= 21 ? "ida-klu-metis-o3 1e-10" : "ida-klu-metis-o3 1e-9");
+  agreement(b, name, ls, 7, refdesc);
   for (double tg = 1e-4; tg >= 1e-7; tg /= 10.0)
     for (int i = 0; i < 6; ++i)
-      compare_at(b, name, tg, ls[i].m->label, ls[i].r, ls[i].n, "rk4", r_rk, n_rk);
+      if (ls[i].n > 0) compare_at(b, name, tg, ls[i].m->label, ls[i].r, ls[i].n, "rk4", r_rk, n_rk);
+  for (int i = 0; i < 6; ++i)
+    compare_rk4_interp(b, name, ls[i].m->label, ls[i].r, ls[i].n, r_rk, n_rk);
   mbdae_scenario_free(&s);
   mbdae_scenario_free(&s0);
   mbdae_scenario_free(&si);
@@ -1001,10 +1116,12 @@ int main(int argc, char **argv) {
   if (argc < 3) {
     fprintf(stderr, "usage: %s bola|ball|chain|exact|netexact|reuse|net|netxi|lose|jac|cross|all OUTDIR "
                     "[--quick] [--repeats K] [--scenarios DIR] [--net-n N] [--omegas W,...] "
-                    "[--xis X,...] [--ref-cpu-limit S]\n", argv[0]);
+                    "[--xis X,...] [--ref-cpu-limit S] [--methods W,...] [--cpu-budget S] "
+                    "[--ref-rk4 H] [--reuse-ref] [--rk4-from H]\n", argv[0]);
     return 2;
   }
-  bench b = {argv[2], "scenarios", 0, 3, NULL, 0, {0, 0, 0, 0}, {0, 0, 0, 0}, 150.0};
+  bench b = {argv[2], "scenarios", 0, 3, NULL, 0, {0, 0, 0, 0}, {0, 0, 0, 0}, 150.0, NULL,
+             5.0, 0.0, 0, 0.0};
   for (int a = 3; a < argc; ++a) {
     if (strcmp(argv[a], "--quick") == 0) b.quick = 1;
     else if (strcmp(argv[a], "--repeats") == 0 && a + 1 < argc) b.repeats = atoi(argv[++a]);
@@ -1021,6 +1138,12 @@ int main(int argc, char **argv) {
     }
     else if (strcmp(argv[a], "--ref-cpu-limit") == 0 && a + 1 < argc)
       b.ref_cpu_limit = atof(argv[++a]);
+    else if (strcmp(argv[a], "--methods") == 0 && a + 1 < argc) b.methods = argv[++a];
+    else if (strcmp(argv[a], "--cpu-budget") == 0 && a + 1 < argc)
+      b.cpu_budget = atof(argv[++a]);
+    else if (strcmp(argv[a], "--ref-rk4") == 0 && a + 1 < argc) b.ref_rk4_h = atof(argv[++a]);
+    else if (strcmp(argv[a], "--reuse-ref") == 0) b.reuse_ref = 1;
+    else if (strcmp(argv[a], "--rk4-from") == 0 && a + 1 < argc) b.rk4_from = atof(argv[++a]);
     else {
       fprintf(stderr, "unknown option %s\n", argv[a]);
       return 2;

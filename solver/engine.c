@@ -47,9 +47,9 @@ void mbdae_options_default(mbdae_options *o) {
   o->nonsmooth_max_iter = 50;
   o->projection = 0;
   o->projection_tol = 1e-10;
-  o->arkode_table = MBDAE_ARKODE_ESDIRK547;
+  o->arkode_table = MBDAE_ARKODE_ESDIRK43I6; /* doc/arkode.md "Tables": the measured choice */
   o->restart_policy = MBDAE_RESTART_AUTO;
-  o->event_window = 1.0;
+  o->event_window = 0.0; /* grouping on request: doc/engine.md "Near-simultaneous roots" */
 }
 
 static const char *const method_names[] = {"ida", "cvode-bdf", "cvode-adams", "rk4",

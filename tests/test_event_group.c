@@ -180,7 +180,7 @@ static void test_grouped(void) {
   }
 }
 
-/* The default window (event_window 1: rtol h) groups impacts 1e-12 s apart at
+/* The window event_window 1 (rtol h) groups impacts 1e-12 s apart at
  * rtol 1e-8 (window 1e-12 ... 1e-11 s), far above the root finder's own
  * tolerance (~1e-14 s here): one event. */
 static void test_default_window(void) {

@@ -223,8 +223,8 @@ typedef struct mbdae_options {
   double event_window;       /**< adaptive SUNDIALS methods: a root crossing within
                                 event_window * rtol * h after a located root (h the
                                 step that located it; never beyond that step) joins
-                                its event: one handler call, one restart (default 1;
-                                0: only roots located at the same time) */
+                                its event: one handler call, one restart (default 0:
+                                only roots located at the same time; 1: rtol h) */
 } mbdae_options;
 /** @var mbdae_options::t0
  *  start time */
@@ -233,7 +233,7 @@ typedef struct mbdae_options {
 
 /** @brief Fill with defaults: IDA, dense, t in [0, 1], dt_out 0.01, rtol 1e-8,
  * atol 1e-10, rk4_step 1e-3, max_steps 100000, window 1000 events per 1e-9,
- * event_window 1;
+ * event_window 0;
  * moreau: theta 1/2, step 1e-3, activation 1/2, tolerance 1e-10, 50 iterations.
  * @param o the options to fill (callbacks NULL) */
 MBDAE_EXPORT void mbdae_options_default(mbdae_options *o);
