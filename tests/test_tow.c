@@ -303,6 +303,18 @@ static int snap_sample(double t, const double *y, const double *yp, const mbdae_
   return 0;
 }
 
+/* the tow of p at its initial state and CVODE-BDF options for it (the
+ * ledger and linear-solver runs below) */
+static double *cvode_start(const tow_params *p, tow_model **m, mbdae_options *o) {
+  CU_ASSERT_EQUAL_FATAL(tow_create(p, 0, m, NULL), MBDAE_OK);
+  double *y = calloc((size_t)(*m)->n, sizeof *y);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(y);
+  CU_ASSERT_EQUAL(tow_initial_state(*m, 0.0, y, NULL), MBDAE_OK);
+  mbdae_options_default(o);
+  o->method = MBDAE_METHOD_CVODE_BDF;
+  return y;
+}
+
 static double snap_closure(double onset, double rtol, long *steps) {
   tow_params p;
   static double pulse[] = {0, 0, 0, 0, 0.5, 40, 2, -1, 6, 40, 2, -1, 6.5, 0, 0, 0};
@@ -311,12 +323,8 @@ static double snap_closure(double onset, double rtol, long *steps) {
   p.thrust_period = 12.0;
   p.tether_onset = onset;
   tow_model *m = NULL;
-  CU_ASSERT_EQUAL_FATAL(tow_create(&p, 0, &m, NULL), MBDAE_OK);
-  double *y = calloc((size_t)m->n, sizeof *y);
-  CU_ASSERT_EQUAL(tow_initial_state(m, 0.0, y, NULL), MBDAE_OK);
   mbdae_options o;
-  mbdae_options_default(&o);
-  o.method = MBDAE_METHOD_CVODE_BDF;
+  double *y = cvode_start(&p, &m, &o);
   o.linsol = MBDAE_LINSOL_KLU;
   o.t_end = 28.0; /* three pulses: the third snap (26.5-27.5 s) chatters */
   o.dt_out = 0.25;
@@ -355,12 +363,8 @@ static void run_linsol(mbdae_linsol ls, mbdae_stats *st, double *chaser_x) {
   tow_params p;
   params(&p, 8);
   tow_model *m = NULL;
-  CU_ASSERT_EQUAL_FATAL(tow_create(&p, 0, &m, NULL), MBDAE_OK);
-  double *y = calloc((size_t)m->n, sizeof *y);
-  CU_ASSERT_EQUAL(tow_initial_state(m, 0.0, y, NULL), MBDAE_OK);
   mbdae_options o;
-  mbdae_options_default(&o);
-  o.method = MBDAE_METHOD_CVODE_BDF;
+  double *y = cvode_start(&p, &m, &o);
   o.linsol = ls;
   o.t_end = 6.0;
   o.dt_out = 0.5;
