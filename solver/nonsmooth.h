@@ -12,7 +12,9 @@
  * taken as active, 1 on the others) is analysed by KLU once and only
  * refactorised. A primal-dual active-set iteration (the semismooth Newton
  * method on min(P, c w) = 0) decides the active rows, warm-started from the
- * previous impulses. Where D is not an M-matrix that update can cycle
+ * previous impulses; after an infeasible iterate, Gauss-Seidel sweeps from
+ * it predict the rows a taut front is about to pull (nonsmooth.c,
+ * front_flip). Where D is not an M-matrix that update can cycle
  * (a wrapped net); after a repeated set it pivots by the rule of Judice &
  * Pires (block pivots while the count of infeasible rows falls, else the
  * first infeasible row alone), finite for the positive definite D + E. If
@@ -70,11 +72,12 @@ ns_solver *ns_create(int nv, const mbdae_index *w_colptr, const mbdae_index *w_r
 void ns_free(ns_solver **s);
 
 /* The active-set iterations allowed on a set of nset rows: max_iter times
- * ceil(sqrt(nset / NS_ITER_ROWS)) (at least max_iter). On a net the taut
- * front advances about one string link per iterate, and the diameter of a
- * net grows as the square root of its rows: the 100 x 100 capture needs
- * up to 63 iterates on its 19,801 rows while it wraps (t = 1.25-1.30 s;
- * cap 150 at the default 50). max_iter = 0: Gauss-Seidel only. */
+ * ceil(sqrt(nset / NS_ITER_ROWS)) (at least max_iter). Without the front
+ * prediction a net's taut front advanced about one string link per
+ * iterate, and the diameter of a net grows as the square root of its rows:
+ * the 100 x 100 capture needed up to 63 iterates on its 19,801 rows while
+ * it wraps (t = 1.25-1.30 s; cap 150 at the default 50). max_iter = 0:
+ * Gauss-Seidel only. */
 int ns_iteration_cap(int max_iter, int nset);
 
 /* Solve. P holds the warm start on entry (rows outside the set are
