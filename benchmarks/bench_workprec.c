@@ -8,6 +8,7 @@
  *                      [--net-n 21|41] [--omegas W1,W2,...] [--xis X1,X2,...]
  *                      [--ref-cpu-limit S] [--methods W,...] [--cpu-budget S]
  *                      [--ref-rk4 H] [--reuse-ref] [--rk4-from H]
+ *                      [--arkode-variant LABEL:KEYS]... [--rtols R1,R2,...]
  *   PART: bola | ball | chain | exact | netexact | reuse | net | netxi | lose | jac |
  *         cross | all
  *   --ref-cpu-limit: CPU limit of the reference runs of chain, exact, netexact,
@@ -19,6 +20,10 @@
  *   an OUTDIR/<problem>.ref left by an earlier run is the reference;
  *   --rk4-from H: RK4's ladder starts at its first step <= H (the larger
  *   steps are unstable on the stiff nets and may run to the CPU limit).
+ *   --arkode-variant LABEL:KEYS (up to 4): one more ARKODE + KLU METIS ladder,
+ *   labelled arkode-LABEL, with these solver keys (YAML flow text, e.g.
+ *   "esdirk324:arkode_table: esdirk324"); --rtols: the implicit ladders'
+ *   rtols (at most 6; default 1e-3 ... 1e-8 on the 21 x 21 net).
  *   OUTDIR/<problem>.csv: one row per run (wp_csv_header); OUTDIR/summary.txt
  *   gets the comparisons at equal error (appended). --quick: smaller
  *   ladders and sizes (said in summary.txt). Scenario files (bola, ball) are
@@ -123,6 +128,11 @@ typedef struct bench {
   double ref_rk4_h;       /* netxi part: reference = RK4 at this step instead of IDA (0) */
   int reuse_ref;          /* netxi part: an existing OUTDIR/<problem>.ref is the reference */
   double rk4_from;        /* netxi part: RK4's ladder starts at the first step <= this (0: all) */
+  int nvariants;          /* netxi part: extra ARKODE ladders (--arkode-variant) */
+  char variant_label[4][48];  /* "arkode-LABEL" */
+  const char *variant_keys[4]; /* solver keys of each, YAML flow text */
+  double rtols[6];        /* netxi part: the implicit ladders' rtols (0: 1e-3 ... 1e-8) */
+  int nrtols;
 } bench;
 
 /* ---- quantities compared ------------------------------------------------ */
@@ -952,13 +962,41 @@ static void netxi_one(bench *b, int n, double xi, double w) {
   enum { NH = sizeof h / sizeof h[0] };
   static wp_result r_o3[6], r_def[6], r_r0[3], r_ad[3], r_rk[NH], r_ak[6], r_ai[6];
   int nrt = n <= 21 ? 6 : 5;
-  int n_o3 = ladder_xi(b, csv, &pb, &M_IDA_KLU_METIS_O3, rt, nrt, &op, 0.0, r_o3);
-  int n_def = ladder_xi(b, csv, &pb, &M_IDA_KLU_METIS, rt, nrt, &op, 0.0, r_def);
+  const double *rtl = rt;
+  if (b->nrtols > 0) {
+    rtl = b->rtols;
+    nrt = b->nrtols;
+  }
+  int n_o3 = ladder_xi(b, csv, &pb, &M_IDA_KLU_METIS_O3, rtl, nrt, &op, 0.0, r_o3);
+  int n_def = ladder_xi(b, csv, &pb, &M_IDA_KLU_METIS, rtl, nrt, &op, 0.0, r_def);
   int n_r0 = ladder_xi(b, csv, &pb0, &M_IDA_KLU_METIS_O3_R0, rt3, b->quick ? 2 : 3, &op, 0.0,
                        r_r0);
   int n_ad = ladder_xi(b, csv, &pb, &M_ADAMS, rt3, b->quick ? 2 : 3, &op, 0.0, r_ad);
-  int n_ak = ladder_xi(b, csv, &pb, &M_ARKODE_KLU_METIS, rt, nrt, &op, 0.0, r_ak);
-  int n_ai = ladder_xi(b, csv, &pbi, &M_ARKODE_I_KLU_METIS, rt, nrt, &op, 0.0, r_ai);
+  int n_ak = ladder_xi(b, csv, &pb, &M_ARKODE_KLU_METIS, rtl, nrt, &op, 0.0, r_ak);
+  int n_ai = ladder_xi(b, csv, &pbi, &M_ARKODE_I_KLU_METIS, rtl, nrt, &op, 0.0, r_ai);
+  /* --arkode-variant: one more ARKODE ladder per variant, its own scenario */
+  static wp_method mv[4];
+  static wp_result r_v[4][6];
+  int n_v[4] = {0, 0, 0, 0};
+  for (int v = 0; v < b->nvariants; ++v) {
+    char extra[512];
+    snprintf(extra, sizeof extra, ", %s", b->variant_keys[v]);
+    char *yv = spin_yaml_solver(n, w, xi, 2.0, 0.2, 0.2, 0.02, extra);
+    mbdae_scenario sv;
+    if (!yv || load_text(name, yv, &sv) != 0) {
+      free(yv);
+      say(b, "%s: arkode variant %s: the scenario does not load (keys: %s)\n", name,
+          b->variant_label[v], b->variant_keys[v]);
+      continue;
+    }
+    free(yv);
+    mv[v] = M_ARKODE_I_KLU_METIS;
+    mv[v].label = b->variant_label[v];
+    wp_problem pbv = {name, &sv, sn_count, sn_extract, NULL, 3, NULL, NULL, 0};
+    say(b, "%s: %s: solver keys %s\n", name, mv[v].label, b->variant_keys[v]);
+    n_v[v] = ladder_xi(b, csv, &pbv, &mv[v], rtl, nrt, &op, 0.0, r_v[v]);
+    mbdae_scenario_free(&sv);
+  }
   /* RK4 goes down to the smallest error any implicit run reached (at most
    * 1e-9 m), so every implicit run has an RK4 run at least as accurate; its
    * finest steps take longer than the implicit runs' CPU limit */
@@ -968,19 +1006,24 @@ static void netxi_one(bench *b, int n, double xi, double w) {
   for (int j = 0; j < 6; ++j)
     for (int k = 0; k < ns[j]; ++k)
       if (rs[j][k].status == 0 && rs[j][k].err_max < rk4_floor) rk4_floor = rs[j][k].err_max;
+  for (int v = 0; v < b->nvariants; ++v)
+    for (int k = 0; k < n_v[v]; ++k)
+      if (r_v[v][k].status == 0 && r_v[v][k].err_max < rk4_floor) rk4_floor = r_v[v][k].err_max;
   wp_opts op_rk = op;
   op_rk.cpu_limit = n <= 21 ? 60.0 : 120.0;
   int h0 = 0;
   while (b->rk4_from > 0.0 && h0 < NH - 1 && h[h0] > b->rk4_from * (1.0 + 1e-9)) ++h0;
   int n_rk = ladder_xi(b, csv, &pb, &M_RK4, h + h0, NH - h0, &op_rk, rk4_floor, r_rk);
   if (csv) fclose(csv);
-  ladder_set ls[7] = {{&M_IDA_KLU_METIS_O3, rt, 0, {{0}}, n_o3},
-                      {&M_IDA_KLU_METIS, rt, 0, {{0}}, n_def},
-                      {&M_IDA_KLU_METIS_O3_R0, rt3, 0, {{0}}, n_r0},
-                      {&M_ADAMS, rt3, 0, {{0}}, n_ad},
-                      {&M_ARKODE_KLU_METIS, rt, 0, {{0}}, n_ak},
-                      {&M_ARKODE_I_KLU_METIS, rt, 0, {{0}}, n_ai},
-                      {&M_RK4, h + h0, 0, {{0}}, n_rk}};
+  static ladder_set ls[11];
+  const ladder_set ls0[7] = {{&M_IDA_KLU_METIS_O3, rtl, 0, {{0}}, n_o3},
+                             {&M_IDA_KLU_METIS, rtl, 0, {{0}}, n_def},
+                             {&M_IDA_KLU_METIS_O3_R0, rt3, 0, {{0}}, n_r0},
+                             {&M_ADAMS, rt3, 0, {{0}}, n_ad},
+                             {&M_ARKODE_KLU_METIS, rtl, 0, {{0}}, n_ak},
+                             {&M_ARKODE_I_KLU_METIS, rtl, 0, {{0}}, n_ai},
+                             {&M_RK4, h + h0, 0, {{0}}, n_rk}};
+  memcpy(ls, ls0, sizeof ls0);
   memcpy(ls[0].r, r_o3, (size_t)n_o3 * sizeof *r_o3);
   memcpy(ls[1].r, r_def, (size_t)n_def * sizeof *r_def);
   memcpy(ls[2].r, r_r0, (size_t)n_r0 * sizeof *r_r0);
@@ -988,12 +1031,20 @@ static void netxi_one(bench *b, int n, double xi, double w) {
   memcpy(ls[4].r, r_ak, (size_t)n_ak * sizeof *r_ak);
   memcpy(ls[5].r, r_ai, (size_t)n_ai * sizeof *r_ai);
   memcpy(ls[6].r, r_rk, (size_t)n_rk * sizeof *r_rk);
-  agreement(b, name, ls, 7, refdesc);
+  /* the variants after RK4: ls[7 ...] */
+  for (int v = 0; v < b->nvariants; ++v) {
+    ladder_set lv = {&mv[v], rtl, 0, {{0}}, n_v[v]};
+    memcpy(lv.r, r_v[v], (size_t)n_v[v] * sizeof *r_v[v]);
+    ls[7 + v] = lv;
+  }
+  int nls = 7 + b->nvariants;
+  agreement(b, name, ls, nls, refdesc);
   for (double tg = 1e-4; tg >= 1e-7; tg /= 10.0)
-    for (int i = 0; i < 6; ++i)
-      if (ls[i].n > 0) compare_at(b, name, tg, ls[i].m->label, ls[i].r, ls[i].n, "rk4", r_rk, n_rk);
-  for (int i = 0; i < 6; ++i)
-    compare_rk4_interp(b, name, ls[i].m->label, ls[i].r, ls[i].n, r_rk, n_rk);
+    for (int i = 0; i < nls; ++i)
+      if (i != 6 && ls[i].n > 0)
+        compare_at(b, name, tg, ls[i].m->label, ls[i].r, ls[i].n, "rk4", r_rk, n_rk);
+  for (int i = 0; i < nls; ++i)
+    if (i != 6) compare_rk4_interp(b, name, ls[i].m->label, ls[i].r, ls[i].n, r_rk, n_rk);
   mbdae_scenario_free(&s);
   mbdae_scenario_free(&s0);
   mbdae_scenario_free(&si);
@@ -1117,11 +1168,12 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: %s bola|ball|chain|exact|netexact|reuse|net|netxi|lose|jac|cross|all OUTDIR "
                     "[--quick] [--repeats K] [--scenarios DIR] [--net-n N] [--omegas W,...] "
                     "[--xis X,...] [--ref-cpu-limit S] [--methods W,...] [--cpu-budget S] "
-                    "[--ref-rk4 H] [--reuse-ref] [--rk4-from H]\n", argv[0]);
+                    "[--ref-rk4 H] [--reuse-ref] [--rk4-from H] [--arkode-variant LABEL:KEYS]... "
+                    "[--rtols R,...]\n", argv[0]);
     return 2;
   }
   bench b = {argv[2], "scenarios", 0, 3, NULL, 0, {0, 0, 0, 0}, {0, 0, 0, 0}, 150.0, NULL,
-             5.0, 0.0, 0, 0.0};
+             5.0, 0.0, 0, 0.0, 0, {{0}}, {NULL}, {0}, 0};
   for (int a = 3; a < argc; ++a) {
     if (strcmp(argv[a], "--quick") == 0) b.quick = 1;
     else if (strcmp(argv[a], "--repeats") == 0 && a + 1 < argc) b.repeats = atoi(argv[++a]);
@@ -1144,6 +1196,30 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[a], "--ref-rk4") == 0 && a + 1 < argc) b.ref_rk4_h = atof(argv[++a]);
     else if (strcmp(argv[a], "--reuse-ref") == 0) b.reuse_ref = 1;
     else if (strcmp(argv[a], "--rk4-from") == 0 && a + 1 < argc) b.rk4_from = atof(argv[++a]);
+    else if (strcmp(argv[a], "--arkode-variant") == 0 && a + 1 < argc) {
+      const char *v = argv[++a], *colon = strchr(v, ':');
+      size_t len = colon ? (size_t)(colon - v) : 0;
+      if (!colon || len == 0 || len > 32 || b.nvariants == 4) {
+        fprintf(stderr, "--arkode-variant: expected LABEL:KEYS (label of 1-32 characters, at "
+                        "most 4 variants): %s\n", v);
+        return 2;
+      }
+      snprintf(b.variant_label[b.nvariants], sizeof b.variant_label[0], "arkode-%.*s",
+               (int)len, v);
+      b.variant_keys[b.nvariants++] = colon + 1;
+    } else if (strcmp(argv[a], "--rtols") == 0 && a + 1 < argc) {
+      char *p = argv[++a];
+      b.nrtols = 0;
+      while (*p && b.nrtols < 6) {
+        double r = strtod(p, &p);
+        if (!(r > 0.0) || (*p && *p != ',')) {
+          fprintf(stderr, "--rtols: expected up to 6 positive numbers separated by commas\n");
+          return 2;
+        }
+        b.rtols[b.nrtols++] = r;
+        if (*p == ',') ++p;
+      }
+    }
     else {
       fprintf(stderr, "unknown option %s\n", argv[a]);
       return 2;

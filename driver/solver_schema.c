@@ -31,6 +31,15 @@ const mbdae_param_spec mbdae_solver_specs[] = {
    "capturing on the mechanical form)"},
   {"arkode_table", MBDAE_PARAM_ENUM, OFF(arkode_table), 0, 0, 0, 0, 0, arkode_table_names, 0,
    "", "arkode: the L-stable ESDIRK table (doc/arkode.md)"},
+  {"arkode_reduce", MBDAE_PARAM_BOOL, OFF(arkode_reduce), 0, 0, 0, 1, 0, NULL, 0, "",
+   "arkode, DAE form with klu: solve each Newton system without its kinematic rows q' = v "
+   "(exact; doc/arkode.md)"},
+  {"arkode_newton_iters", MBDAE_PARAM_INT, OFF(arkode_newton_iters), 0, 0, 0, 100, 0, NULL, 0,
+   "", "arkode: Newton iterations per stage before a convergence failure (0: ARKODE's 3)"},
+  {"arkode_setup_every", MBDAE_PARAM_INT, OFF(arkode_setup_every), 0, 0, 0, INT_MAX, 0, NULL,
+   0, "", "arkode: at most this many steps between Newton matrix setups (0: ARKODE's 20)"},
+  {"arkode_jac_every", MBDAE_PARAM_INT, OFF(arkode_jac_every), 0, 0, 0, INT_MAX, 0, NULL, 0,
+   "", "arkode: at most this many steps between Jacobian evaluations (0: ARKODE's 51)"},
   {"linear_solver", MBDAE_PARAM_ENUM, OFF(linsol), 0, 0, 0, 0, 0, linsol_names, 0, "",
    "linear solver of the Newton iteration: dense, klu (sparse), or (ida) spgmr: GMRES "
    "preconditioned by kept KLU factors, spgmr-jacobi: by the diagonal"},
@@ -150,6 +159,10 @@ void mbdae_solver_fields_from_options(mbdae_solver_fields *f, const mbdae_option
   f->projection_tol = o->projection_tol;
   f->arkode_table = (int)o->arkode_table;
   f->restart_policy = (int)o->restart_policy;
+  f->arkode_reduce = o->arkode_reduce;
+  f->arkode_newton_iters = o->arkode_newton_iters;
+  f->arkode_setup_every = o->arkode_setup_every;
+  f->arkode_jac_every = o->arkode_jac_every;
 }
 
 void mbdae_solver_fields_default(mbdae_solver_fields *f) {
@@ -191,6 +204,10 @@ void mbdae_solver_fields_apply(const mbdae_solver_fields *f, mbdae_options *o) {
   o->projection_tol = f->projection_tol;
   o->arkode_table = (mbdae_arkode_table)f->arkode_table;
   o->restart_policy = (mbdae_restart_policy)f->restart_policy;
+  o->arkode_reduce = f->arkode_reduce;
+  o->arkode_newton_iters = f->arkode_newton_iters;
+  o->arkode_setup_every = f->arkode_setup_every;
+  o->arkode_jac_every = f->arkode_jac_every;
 }
 
 mbdae_param_spec mbdae_solver_spec_with_default(const mbdae_param_spec *spec) {

@@ -30,6 +30,7 @@
 #include <sunmatrix/sunmatrix_sparse.h>
 
 #include "arkode_dae.h"
+#include "kinematic_reduction.h"
 #include "mbdae/status.h"
 #include "sundials_util.h"
 
@@ -47,6 +48,10 @@ struct mbdae_arkode_dae {
   double *D;              /* Fyp / gamma of the last linear system */
   size_t nvals;           /* nnz (KLU) or n * n (dense) */
   long jac_evals;
+  SUNContext ctx;
+  int red_tried;          /* 1: the kinematic rows were looked for */
+  mbdae_kin_reduction *red; /* KLU: K solved through R (kinematic_reduction.c), or NULL */
+  int use_red;            /* 1: the last setup factored R, 0: K */
 };
 
 /* w and yp from z: the completion, its output checked for NaN/inf */
@@ -142,6 +147,13 @@ int mbdae_arkode_dae_linsys(realtype t, N_Vector z, N_Vector fz, SUNMatrix A, SU
     if (rc != 0) return rc < 0 ? -1 : 1;
     for (size_t k = 0; k < d->nvals; ++k) d->Fyp[k] = v[k] - d->Fy[k];
     *jcur = SUNTRUE;
+    if (!d->red_tried && d->e->o->linsol == MBDAE_LINSOL_KLU &&
+        d->e->o->arkode_reduce) {
+      d->red_tried = 1; /* the pattern is fixed: once per run */
+      int rrc = MBDAE_OK;
+      d->red = mbdae_kin_reduction_create(d->e, d->ctx, d->nd, d->Fy, d->Fyp, &rrc);
+      if (!d->red && rrc != MBDAE_OK) return -1;
+    }
   }
   if (d->e->o->linsol == MBDAE_LINSOL_KLU) mbdae_sparse_load_pattern(d->e->p, d->K);
   for (size_t k = 0; k < d->nvals; ++k) {
@@ -155,6 +167,12 @@ int mbdae_arkode_dae_linsys(realtype t, N_Vector z, N_Vector fz, SUNMatrix A, SU
 static int ls_setup(SUNLinearSolver S, SUNMatrix unused) {
   (void)unused;
   mbdae_arkode_dae *d = S->content;
+  if (d->red) {
+    int rr = mbdae_kin_reduction_setup(d->red, K_values(d));
+    if (rr < 0) return rr;
+    d->use_red = rr == 0;
+    if (d->use_red) return SUNLS_SUCCESS;
+  }
   int rc = SUNLinSolSetup(d->inner, d->K);
   return rc == 0 ? SUNLS_SUCCESS : rc;
 }
@@ -175,7 +193,9 @@ static int ls_solve(SUNLinearSolver S, SUNMatrix unused, N_Vector x, N_Vector b,
     for (int j = 0; j < nd; ++j)
       for (int i = 0; i < n; ++i) r[i] += d->D[(size_t)j * (size_t)n + (size_t)i] * bv[j];
   }
-  int rc = SUNLinSolSolve(d->inner, d->K, d->W, d->R, 0.0);
+  int rc = d->red && d->use_red
+               ? mbdae_kin_reduction_solve(d->red, K_values(d), r, N_VGetArrayPointer(d->W))
+               : SUNLinSolSolve(d->inner, d->K, d->W, d->R, 0.0);
   if (rc != 0) return rc;
   memcpy(N_VGetArrayPointer(x), N_VGetArrayPointer(d->W), (size_t)nd * sizeof(double));
   return SUNLS_SUCCESS;
@@ -195,6 +215,7 @@ mbdae_arkode_dae *mbdae_arkode_dae_create(mbdae_engine *e, SUNContext ctx, SUNLi
   *rc = MBDAE_ERR_MEMORY;
   if (!d) return NULL;
   d->e = e;
+  d->ctx = ctx;
   d->n = e->n;
   d->nd = p->nd;
   d->Y = malloc((size_t)d->n * sizeof *d->Y);
@@ -241,6 +262,7 @@ void mbdae_arkode_dae_attach(mbdae_arkode_dae *d, void *arkode_mem) { d->mem = a
 void mbdae_arkode_dae_free(mbdae_arkode_dae **pd) {
   mbdae_arkode_dae *d = pd ? *pd : NULL;
   if (!d) return;
+  mbdae_kin_reduction_free(&d->red);
   if (d->outer) SUNLinSolFree(d->outer);
   if (d->outer_A) SUNMatDestroy(d->outer_A);
   if (d->inner) SUNLinSolFree(d->inner);

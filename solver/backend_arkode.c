@@ -136,15 +136,23 @@ static int ark_create(mbdae_engine *e) {
   if (dae) { /* Newton on the DAE's own Jacobian (arkode_dae.c) */
     ARK_CHECK(ARKStepSetLinearSolver(b->mem, dae_ls, dae_A));
     ARK_CHECK(ARKStepSetLinSysFn(b->mem, mbdae_arkode_dae_linsys));
-    return MBDAE_OK;
+  } else {
+    int rc = mbdae_sundials_linear_solver(e, b->ctx, b->y, &b->A, &b->LS);
+    if (rc != MBDAE_OK) return rc;
+    ARK_CHECK(ARKStepSetLinearSolver(b->mem, b->LS, b->A));
+    if (o->linsol == MBDAE_LINSOL_KLU)
+      ARK_CHECK(ARKStepSetJacFn(b->mem, mbdae_sundials_ode_jac_sparse));
+    else if (p->jac_dense)
+      ARK_CHECK(ARKStepSetJacFn(b->mem, mbdae_sundials_ode_jac_dense));
   }
-  int rc = mbdae_sundials_linear_solver(e, b->ctx, b->y, &b->A, &b->LS);
-  if (rc != MBDAE_OK) return rc;
-  ARK_CHECK(ARKStepSetLinearSolver(b->mem, b->LS, b->A));
-  if (o->linsol == MBDAE_LINSOL_KLU)
-    ARK_CHECK(ARKStepSetJacFn(b->mem, mbdae_sundials_ode_jac_sparse));
-  else if (p->jac_dense)
-    ARK_CHECK(ARKStepSetJacFn(b->mem, mbdae_sundials_ode_jac_dense));
+  /* Newton's budget and the reuse of its matrix (0: ARKODE's defaults); the
+   * linear solver must be attached first (doc/arkode.md "Newton") */
+  if (o->arkode_newton_iters > 0)
+    ARK_CHECK(ARKStepSetMaxNonlinIters(b->mem, o->arkode_newton_iters));
+  if (o->arkode_setup_every > 0)
+    ARK_CHECK(ARKStepSetLSetupFrequency(b->mem, o->arkode_setup_every));
+  if (o->arkode_jac_every > 0)
+    ARK_CHECK(ARKStepSetJacEvalFrequency(b->mem, o->arkode_jac_every));
   return MBDAE_OK;
 }
 

@@ -50,6 +50,7 @@ void mbdae_options_default(mbdae_options *o) {
   o->arkode_table = MBDAE_ARKODE_ESDIRK43I6; /* doc/arkode.md "Tables": the measured choice */
   o->restart_policy = MBDAE_RESTART_AUTO;
   o->event_window = 0.0; /* grouping on request: doc/engine.md "Near-simultaneous roots" */
+  o->arkode_reduce = 1; /* doc/arkode.md "Kinematic rows" */
 }
 
 static const char *const method_names[] = {"ida", "cvode-bdf", "cvode-adams", "rk4",
@@ -160,6 +161,11 @@ static int check_options(const mbdae_problem *p, const mbdae_options *o,
   if (o->method == MBDAE_METHOD_ARKODE &&
       ((int)o->arkode_table < 0 || (int)o->arkode_table > (int)MBDAE_ARKODE_TRBDF2))
     BAD("unknown arkode_table %d", (int)o->arkode_table);
+  if (o->arkode_reduce != 0 && o->arkode_reduce != 1)
+    BAD("arkode_reduce (%d) must be 0 or 1", o->arkode_reduce);
+  if (o->arkode_newton_iters < 0 || o->arkode_setup_every < 0 || o->arkode_jac_every < 0)
+    BAD("arkode_newton_iters, arkode_setup_every and arkode_jac_every must be >= 0 (0: "
+        "ARKODE's default)");
   if (!(o->restart_step >= 0.0 && o->restart_step <= 1.0))
     BAD("restart_step (%g) must be in [0, 1]", o->restart_step);
   int dae = p->form == MBDAE_FORM_DAE;

@@ -78,7 +78,6 @@ static SuiteSparse_long metis_hook(SuiteSparse_long n, SuiteSparse_long *Ap,
 int mbdae_sundials_klu(mbdae_engine *e, SUNContext ctx, N_Vector y, SUNMatrix *A,
                        SUNLinearSolver *LS) {
   const mbdae_problem *p = e->p;
-  const mbdae_options *o = e->o;
   if (!p->jac_sparse) {
     snprintf(e->msg, sizeof e->msg, "KLU needs the model's sparse Jacobian");
     return MBDAE_ERR_UNSUPPORTED;
@@ -86,7 +85,13 @@ int mbdae_sundials_klu(mbdae_engine *e, SUNContext ctx, N_Vector y, SUNMatrix *A
   *A = SUNSparseMatrix(e->n, e->n, p->nnz, CSC_MAT, ctx);
   if (!*A) return MBDAE_ERR_MEMORY;
   mbdae_sparse_load_pattern(p, *A);
-  *LS = SUNLinSol_KLU(y, *A, ctx);
+  return mbdae_sundials_klu_on(e, ctx, y, *A, p->id, LS);
+}
+
+int mbdae_sundials_klu_on(mbdae_engine *e, SUNContext ctx, N_Vector y, SUNMatrix A,
+                          const double *id, SUNLinearSolver *LS) {
+  const mbdae_options *o = e->o;
+  *LS = SUNLinSol_KLU(y, A, ctx);
   if (!*LS) {
     snprintf(e->msg, sizeof e->msg, "SUNLinSol_KLU failed");
     return MBDAE_ERR_SUNDIALS;
@@ -100,7 +105,7 @@ int mbdae_sundials_klu(mbdae_engine *e, SUNContext ctx, N_Vector y, SUNMatrix *A
      * applies (the block-triangular split buys nothing for one
      * connected net) */
     c->btf = 0;
-    c->user_data = (void *)p->id;
+    c->user_data = (void *)id;
   } else if (SUNLinSol_KLUSetOrdering(*LS, (int)o->ordering) != 0) {
     snprintf(e->msg, sizeof e->msg, "SUNLinSol_KLUSetOrdering(%d) failed", (int)o->ordering);
     return MBDAE_ERR_SUNDIALS;

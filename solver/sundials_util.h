@@ -27,6 +27,10 @@ int mbdae_sundials_linear_solver(mbdae_engine *e, SUNContext ctx, N_Vector y,
  * solver, and the factorised preconditioner of SPGMR (ida_krylov.c). */
 int mbdae_sundials_klu(mbdae_engine *e, SUNContext ctx, N_Vector y, SUNMatrix *A,
                        SUNLinearSolver *LS);
+/* The same KLU solver on a matrix A of another pattern (id: its unknowns'
+ * id vector for the METIS ordering, or NULL). */
+int mbdae_sundials_klu_on(mbdae_engine *e, SUNContext ctx, N_Vector y, SUNMatrix A,
+                          const double *id, SUNLinearSolver *LS);
 
 /* "; largest weighted local error y[i] = v" from an integrator's error
  * weights and local error estimates (its Get functions; "" before the first

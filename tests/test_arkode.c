@@ -297,6 +297,20 @@ static void test_cli_refusals(void) {
   CU_ASSERT_EQUAL(cli_run(dir, NULL, args), 2);
   CU_ASSERT_PTR_NOT_NULL(strstr(cli_err, "solver.method"));
   CU_ASSERT_FALSE(path_exists(dir, "out"));
+  /* the Newton keys (doc/arkode.md "Newton"): out of range or mistyped */
+  const char *bad[] = {"solver.arkode_newton_iters=-1", "solver.arkode_setup_every=-2",
+                       "solver.arkode_jac_every=1.5", "solver.arkode_reduce=maybe"};
+  for (int k = 0; k < 4; ++k) {
+    snprintf(args, sizeof args, "run '%s' --set solver.method=arkode --set %s -o out",
+             mbdae_test_source_path("scenarios/ball.yaml"), bad[k]);
+    CU_ASSERT_EQUAL(cli_run(dir, NULL, args), 2);
+    char key[64];
+    snprintf(key, sizeof key, "%.*s", (int)strcspn(bad[k], "="), bad[k]);
+    CU_ASSERT_PTR_NOT_NULL(strstr(cli_err, key));
+    nl = strchr(cli_err, '\n');
+    CU_ASSERT(nl == NULL || nl[1] == '\0');
+    CU_ASSERT_FALSE(path_exists(dir, "out"));
+  }
   /* and a run: the pace in summary.json */
   snprintf(args, sizeof args,
            "run '%s' --set solver.method=arkode --set solver.t_end=1 --quiet --no-plots -o ok",

@@ -225,6 +225,16 @@ typedef struct mbdae_options {
                                 step that located it; never beyond that step) joins
                                 its event: one handler call, one restart (default 0:
                                 only roots located at the same time; 1: rtol h) */
+  int arkode_reduce;         /**< arkode on a DAE form with KLU: 1 (default) solves each
+                                Newton system through its Schur complement on the
+                                kinematic rows q' - v = 0 (doc/arkode.md); 0: the whole
+                                iteration matrix */
+  int arkode_newton_iters;   /**< arkode: Newton iterations per stage before a
+                                convergence failure (0, the default: ARKODE's 3) */
+  int arkode_setup_every;    /**< arkode: at most this many steps between Newton matrix
+                                setups (0, the default: ARKODE's 20) */
+  int arkode_jac_every;      /**< arkode: at most this many steps between Jacobian
+                                evaluations (0, the default: ARKODE's 51) */
 } mbdae_options;
 /** @var mbdae_options::t0
  *  start time */
