@@ -58,32 +58,14 @@ static int dummy_jac(double t, double cj, const double *y, const double *yp, dou
   return 0;
 }
 
-/* x = K^-1 b by Gaussian elimination with partial pivoting */
+/* x = K^-1 b by a dense LU (tests/testutil.c) */
 static void dense_solve(double cj, const double *b, double *x) {
-  double A[N][N + 1];
+  static double A[N * N];
   for (int i = 0; i < N; ++i) {
-    for (int j = 0; j < N; ++j) A[i][j] = Fy[i][j] + cj * Fyp[i][j];
-    A[i][N] = b[i];
+    for (int j = 0; j < N; ++j) A[i * N + j] = Fy[i][j] + cj * Fyp[i][j];
+    x[i] = b[i];
   }
-  for (int k = 0; k < N; ++k) {
-    int p = k;
-    for (int i = k + 1; i < N; ++i)
-      if (fabs(A[i][k]) > fabs(A[p][k])) p = i;
-    for (int j = 0; j <= N; ++j) {
-      double t = A[k][j];
-      A[k][j] = A[p][j];
-      A[p][j] = t;
-    }
-    for (int i = k + 1; i < N; ++i) {
-      double f = A[i][k] / A[k][k];
-      for (int j = k; j <= N; ++j) A[i][j] -= f * A[k][j];
-    }
-  }
-  for (int i = N - 1; i >= 0; --i) {
-    double s = A[i][N];
-    for (int j = i + 1; j < N; ++j) s -= A[i][j] * x[j];
-    x[i] = s / A[i][i];
-  }
+  CU_ASSERT_EQUAL(mbdae_test_dense_solve(N, A, x), 0);
 }
 
 static void check_solve(mbdae_ordering ordering) {
