@@ -105,7 +105,9 @@ static int ark_create(mbdae_engine *e) {
   ARKodeButcherTable Bi = NULL, Be = NULL;
   ARK_CHECK(ARKStepGetCurrentButcherTables(b->mem, &Bi, &Be));
   b->order = Bi ? Bi->q : 1;
-  if (o->atol_vec) {
+  if (p->weights) {
+    ARK_CHECK(ARKStepWFtolerances(b->mem, mbdae_sundials_error_weights));
+  } else if (o->atol_vec) {
     b->atol = N_VNew_Serial(e->n, b->ctx);
     if (!b->atol) return MBDAE_ERR_MEMORY;
     memcpy(N_VGetArrayPointer(b->atol), o->atol_vec, (size_t)e->n * sizeof(double));

@@ -118,7 +118,9 @@ static int cv_create(mbdae_engine *e) {
   CV_CHECK(CVodeInit(b->mem, mbdae_sundials_ode_rhs, e->t, b->y));
   CV_CHECK(CVodeSetUserData(b->mem, e));
   CV_CHECK(CVodeSetErrHandlerFn(b->mem, mbdae_sundials_error_handler, e));
-  if (o->atol_vec) {
+  if (p->weights) {
+    CV_CHECK(CVodeWFtolerances(b->mem, mbdae_sundials_error_weights));
+  } else if (o->atol_vec) {
     b->atol = N_VNew_Serial(e->n, b->ctx);
     if (!b->atol) return MBDAE_ERR_MEMORY;
     memcpy(N_VGetArrayPointer(b->atol), o->atol_vec, (size_t)e->n * sizeof(double));

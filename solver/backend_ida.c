@@ -185,7 +185,9 @@ static int ida_create(mbdae_engine *e) {
     snprintf(e->msg, sizeof e->msg, "IDA: cannot wrap the Newton convergence test");
     return MBDAE_ERR_SUNDIALS;
   }
-  if (o->atol_vec) {
+  if (p->weights) {
+    IDA_CHECK(IDAWFtolerances(b->mem, mbdae_sundials_error_weights));
+  } else if (o->atol_vec) {
     b->atol = N_VNew_Serial(e->n, b->ctx);
     if (!b->atol) return MBDAE_ERR_MEMORY;
     memcpy(N_VGetArrayPointer(b->atol), o->atol_vec, (size_t)e->n * sizeof(double));

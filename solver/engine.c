@@ -139,6 +139,13 @@ static int check_options(const mbdae_problem *p, const mbdae_options *o,
   if (!(o->root_band > 0.0)) BAD("root_band must be positive");
   if (!(o->event_window >= 0.0 && o->event_window <= 1e6))
     BAD("event_window (%g) must be in [0, 1e6]", o->event_window);
+  if (p->weights && (o->method == MBDAE_METHOD_RK4 || o->method == MBDAE_METHOD_MOREAU ||
+                     (o->method == MBDAE_METHOD_ARKODE && p->form == MBDAE_FORM_DAE))) {
+    snprintf(msg, n, "the model's error weights need an error-controlled integrator on its "
+                     "form (ida, cvode-bdf, cvode-adams, arkode on an ODE form), not %s",
+             mbdae_method_name(o->method));
+    return MBDAE_ERR_UNSUPPORTED;
+  }
   if (o->method == MBDAE_METHOD_MOREAU) {
     if (!(o->theta >= 0.5 && o->theta <= 1.0)) BAD("theta (%g) must be in [1/2, 1]", o->theta);
     if (!(o->moreau_step > 0.0 && isfinite(o->moreau_step)))

@@ -155,6 +155,12 @@ int mbdae_problem_set_invariant_units(mbdae_problem *p, const char *const *units
   return MBDAE_OK;
 }
 
+int mbdae_problem_set_error_weights(mbdae_problem *p, mbdae_weight_fn f) {
+  if (!p) return MBDAE_ERR_ARGUMENT;
+  p->weights = f;
+  return MBDAE_OK;
+}
+
 int mbdae_problem_set_mode_name(mbdae_problem *p, mbdae_mode_name_fn f) {
   if (!p) return MBDAE_ERR_ARGUMENT;
   p->mode_name = f;

@@ -24,6 +24,7 @@ struct mbdae_problem {
   const char *const *inv_units; /* ninv units for output headers, or NULL */
   mbdae_invariant_fn invariants;
   mbdae_mode_name_fn mode_name;
+  mbdae_weight_fn weights;     /* error weights (NULL: the integrator's own) */
   int nd;                     /* semi-explicit index 1: differential count (0: none) */
   mbdae_completion_fn completion; /* its completion (mbdae_problem_set_completion) */
   mbdae_restart_fn restart_state; /* consistent state at a restart (may be NULL) */

@@ -136,6 +136,22 @@ int mbdae_sundials_ode_rhs(realtype t, N_Vector y, N_Vector ydot, void *ud) {
       e->p->rhs(t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot), e->p->user_data));
 }
 
+int mbdae_sundials_error_weights(N_Vector y, N_Vector ewt, void *ud) {
+  mbdae_engine *e = ud;
+  const mbdae_options *o = e->o;
+  const double *yy = N_VGetArrayPointer(y);
+  double *w = N_VGetArrayPointer(ewt);
+  for (int i = 0; i < e->n; ++i) {
+    double tol = o->rtol * fabs(yy[i]) + (o->atol_vec ? o->atol_vec[i] : o->atol);
+    if (!(tol > 0.0)) return -1;
+    w[i] = 1.0 / tol;
+  }
+  if (e->p->weights(yy, w, e->p->user_data)) return -1;
+  for (int i = 0; i < e->n; ++i)
+    if (!(w[i] > 0.0 && isfinite(w[i]))) return -1;
+  return 0;
+}
+
 int mbdae_sundials_ode_roots(realtype t, N_Vector y, realtype *g, void *ud) {
   mbdae_engine *e = ud;
   return mbdae_engine_roots(e, t, N_VGetArrayPointer(y), NULL, g);

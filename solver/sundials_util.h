@@ -42,6 +42,10 @@ void mbdae_sundials_local_error_note(void *mem, N_Vector tmpl, int (*num_steps)(
 /* ODE-form callbacks shared by CVODE and ARKODE (user_data: the engine);
  * the right-hand side first calls e->step_probe, when set. */
 int mbdae_sundials_ode_rhs(realtype t, N_Vector y, N_Vector ydot, void *ud);
+/* The problem's error weights (CVodeWFtolerances, IDAWFtolerances,
+ * ARKStepWFtolerances; user_data: the engine): 1/(rtol |y_i| + atol_i),
+ * then raised by the problem's weight function. */
+int mbdae_sundials_error_weights(N_Vector y, N_Vector ewt, void *ud);
 int mbdae_sundials_ode_roots(realtype t, N_Vector y, realtype *g, void *ud);
 int mbdae_sundials_ode_jac_dense(realtype t, N_Vector y, N_Vector fy, SUNMatrix J, void *ud,
                                  N_Vector t1, N_Vector t2, N_Vector t3);

@@ -315,13 +315,14 @@ static double *cvode_start(const tow_params *p, tow_model **m, mbdae_options *o)
   return y;
 }
 
-static double snap_closure(double onset, double rtol, long *steps) {
+static double snap_closure_w(double onset, double rtol, double ledger_tol, long *steps) {
   tow_params p;
   static double pulse[] = {0, 0, 0, 0, 0.5, 40, 2, -1, 6, 40, 2, -1, 6.5, 0, 0, 0};
   params(&p, 8);
   p.thrust = pulse;
   p.thrust_period = 12.0;
   p.tether_onset = onset;
+  p.ledger_tol = ledger_tol;
   tow_model *m = NULL;
   mbdae_options o;
   double *y = cvode_start(&p, &m, &o);
@@ -342,6 +343,10 @@ static double snap_closure(double onset, double rtol, long *steps) {
   return snap_worst;
 }
 
+static double snap_closure(double onset, double rtol, long *steps) {
+  return snap_closure_w(onset, rtol, 0.0, steps);
+}
+
 static void test_snap_onset(void) {
   long sp, so;
   double plain = snap_closure(0.0, 1e-7, &sp), smooth = snap_closure(1e-5, 1e-7, &so);
@@ -350,6 +355,63 @@ static void test_snap_onset(void) {
   CU_ASSERT(smooth < 1e-7);
   CU_ASSERT(plain > 5e-7);
   CU_ASSERT(so < sp);
+}
+
+/* ledger_tolerance: the error test also weighs each state's share of the
+ * ledger's error (velocities by m v, positions by the elastic force, W and
+ * D by 1, relative to the ledger's scale; tow_model.c), so the snaps'
+ * errors shrink without a tighter rtol. The same three snaps at rtol 1e-6,
+ * where the closure is rtol-bound (8e-7): with the weights at 1e-11 it
+ * closes to 4e-9 in 1.2x the steps (1.8e-9 at 1e-12, 1.6x); methods without an error test refuse
+ * the weights, and bad values are refused by name. */
+static void test_ledger_weights(void) {
+  long s0, s1;
+  const double eps = 1e-11;
+  double plain = snap_closure_w(1e-5, 1e-6, 0.0, &s0), weighted = snap_closure_w(1e-5, 1e-6, eps, &s1);
+  printf("\n  rtol 1e-6, three snaps: closure %.3g (%ld steps), %.3g with ledger_tolerance %g "
+         "(%ld)", plain, s0, weighted, eps, s1);
+  CU_ASSERT(plain < 1e-6);
+  CU_ASSERT(weighted < 0.05 * plain);
+  CU_ASSERT(weighted < 1e-8);
+  CU_ASSERT(s1 > s0);
+  tow_params p;
+  mbdae_param_error err;
+  const double bad[] = {-1e-9, NAN, INFINITY};
+  for (int i = 0; i < 3; ++i) {
+    params(&p, 4);
+    p.ledger_tol = bad[i];
+    CU_ASSERT_EQUAL(tow_params_check(&p, &err), MBDAE_ERR_PARAMETER);
+    CU_ASSERT_STRING_EQUAL(err.key, "ledger_tolerance");
+  }
+  params(&p, 4);
+  p.ledger_tol = 1e-11;
+  tow_model *m = NULL;
+  mbdae_options o;
+  double *y = cvode_start(&p, &m, &o);
+  o.method = MBDAE_METHOD_RK4;
+  o.t_end = 0.1;
+  CU_ASSERT_EQUAL(mbdae_run(m->problem, &o, y, NULL, NULL, NULL, 0), MBDAE_ERR_UNSUPPORTED);
+  free(y);
+  tow_free(&m);
+  /* IDA takes the same weights (IDAWFtolerances) */
+  CU_ASSERT_EQUAL_FATAL(tow_create(&p, 1, &m, NULL), MBDAE_OK);
+  y = calloc((size_t)m->n, sizeof *y);
+  double *yp = calloc((size_t)m->n, sizeof *yp);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(y);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(yp);
+  CU_ASSERT_EQUAL(tow_initial_state(m, 0.0, y, yp), MBDAE_OK);
+  mbdae_options_default(&o);
+  o.method = MBDAE_METHOD_IDA;
+  o.t_end = 2.0;
+  o.rtol = 1e-6;
+  o.atol = 1e-8;
+  CU_ASSERT_EQUAL(mbdae_run(m->problem, &o, y, yp, NULL, NULL, 0), MBDAE_OK);
+  tow_ledger L;
+  tow_ledger_eval(m, o.t_end, y, &L);
+  CU_ASSERT(L.work > 1.0 && L.residual_rel < 1e-6);
+  free(y);
+  free(yp);
+  tow_free(&m);
 }
 
 /* CVODE-BDF builds its KLU Newton matrix I - gamma J itself from a kept
@@ -400,6 +462,7 @@ int main(void) {
     {"tow: the ledger's closure follows rtol", test_closure_follows_rtol},
     {"tow: cvode-bdf's KLU Newton matrix equals the dense path's", test_cvode_klu_matrix},
     {"tow: snaps close the ledger to rtol with the C2 onset", test_snap_onset},
+    {"tow: ledger_tolerance weighs the error test by the ledger", test_ledger_weights},
     {NULL, NULL}};
   return mbdae_test_main("tow", tests);
 }

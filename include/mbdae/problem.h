@@ -208,6 +208,19 @@ MBDAE_EXPORT int mbdae_problem_set_invariants(mbdae_problem *p, int ninv,
  * @return MBDAE_OK or MBDAE_ERR_ARGUMENT (NULL, no invariants) */
 MBDAE_EXPORT int mbdae_problem_set_invariant_units(mbdae_problem *p,
                                                    const char *const *units);
+/** Error weights (mbdae_problem_set_error_weights): w arrives holding the
+ * integrator's weights 1/(rtol |y_i| + atol_i); the function may raise
+ * entries (never lower them) so that the error test also holds chosen
+ * functions of the state to a tolerance of their own, such as each state's
+ * share of an energy balance. Returns 0, nonzero to fail the step. */
+typedef int (*mbdae_weight_fn)(const double *y, double *w, void *user_data);
+/** @brief Declare the problem's error weights (doc/engine.md, "Error
+ *         weights"): used by IDA, CVODE and ARKODE on an ODE form (their
+ *         WFtolerances); methods without an error test refuse the problem.
+ * @param p the problem
+ * @param f the weights, NULL for the integrator's own
+ * @return MBDAE_OK or MBDAE_ERR_ARGUMENT */
+MBDAE_EXPORT int mbdae_problem_set_error_weights(mbdae_problem *p, mbdae_weight_fn f);
 /** @brief Set the function naming the current mode.
  * @param p the problem
  * @param f returns a static string

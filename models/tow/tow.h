@@ -43,6 +43,9 @@ typedef struct tow_params {
   double tether_density;  /* kg/m */
   double tether_onset;    /* m: C2 onset of the tension over |stretch| < onset
                              (elastic_thread.h); 0: the plain kink */
+  double ledger_tol;      /* error the error test allows each state's share of the
+                             ledger, relative to its scale max(E0 + |W|, |D|)
+                             (0: the integrator's own weights) */
   double initial_slack;   /* the tether starts straight over (1 - slack) of its length */
   double direction[3];    /* from the body to the chaser (normalised) */
   /* chaser */
@@ -71,6 +74,7 @@ typedef struct tow_model {
   mbdae_polytope *body;
   mbdae_problem *problem;
   double *f;              /* n: right-hand side scratch (DAE residual) */
+  double *grad;           /* 3 npt: scratch of the error weights */
   double *y0;             /* n: the initial state (ledger and momentum references) */
   double E0, p0[3];       /* energy and momentum at t0 */
   double t0;

@@ -34,6 +34,9 @@ static const mbdae_param_spec specs[] = {
     "mass per length (default: 2 mm Kevlar 29, 1440 kg/m^3)"),
   D("tether_onset", tether_onset, 0, 0.0, 0.0, HUGE_VAL, "m",
     "C2 onset of the tension over |stretch| < onset (0: the plain kink at slack; doc/tow.md)"),
+  D("ledger_tolerance", ledger_tol, 0, 0.0, 0.0, HUGE_VAL, "-",
+    "error per step allowed each state's share of the ledger, relative to max(E0 + W, D) "
+    "(0: off; doc/tow.md)"),
   D("initial_slack", initial_slack, 0, 0.0, 0.0, 1.0, "-",
     "the tether starts straight over (1 - slack) of its length"),
   V("direction", direction, 3, 0.0, "-", "from the body towards the chaser (all zero: +x)"),
