@@ -63,7 +63,9 @@
  * |p_end - p_0| / |p_0| and |L_end - L_0| / |L_0|, kinetic energy at the end,
  * and the end state's violation for any method: end_stretch = the largest
  * |x_a - x_b| - L over strings (m, > 0: beyond its length), end_penetration =
- * the deepest point inside the body (m). */
+ * the deepest point inside the body (m); event mode: settle_releases and
+ * settle_impacts, the rows the event handler's consistency rule released or
+ * resolved as impacts after an event map (capture_settle_stats). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -393,6 +395,8 @@ int main(int argc, char **argv) {
   getrusage(RUSAGE_SELF, &ru);
   long ja, jf, jd;
   capture_joint_stats(m, &ja, &jf, &jd);
+  long settle_rel, settle_imp;
+  capture_settle_stats(m, &settle_rel, &settle_imp);
   double tr = st.t_reached > 0.0 ? st.t_reached : 1.0;
   printf("capture n=%d points=%d unknowns=%d %s tol=%g rc=%d t_reached=%.4g cpu_s=%.2f "
          "wall_s=%.2f cpu/sim_s=%.4g steps=%ld rhs=%ld roots=%ld setups=%ld events=%ld "
@@ -402,7 +406,8 @@ int main(int argc, char **argv) {
          "ns_iters=%ld ns_fallbacks=%ld set_max=%ld set_mean=%.1f max_violation=%.3e "
          "max_energy_rise=%.3e work_impulses=%.4g newton_iters=%ld newton_fails=%ld "
          "err_fails=%ld jac_evals=%ld restarts=%ld ramp_steps=%ld mean_order=%.2f "
-         "grouped=%ld end_stretch=%.3e end_penetration=%.3e %s\n",
+         "grouped=%ld end_stretch=%.3e end_penetration=%.3e settle_releases=%ld "
+         "settle_impacts=%ld %s\n",
          n, capture_npoints(m), nsz, argv[2], tol, rc, st.t_reached, cpu, st.wall_time,
          cpu / tr, st.steps, st.rhs_evals, st.root_evals, st.lin_setups, st.events,
          capture_impacts(m), capture_releases(m), capture_face_switches(m),
@@ -411,7 +416,8 @@ int main(int argc, char **argv) {
          jf, jd, st.nonsmooth_iters, st.nonsmooth_fallbacks, st.index_set_max,
          st.index_set_mean, st.max_violation, st.max_energy_rise, st.work_impulses,
          st.newton_iters, st.newton_fails, st.err_test_fails, st.jac_evals, st.restarts,
-         st.ramp_steps, mean_order(&st), st.grouped_roots, stretch, pen, rc ? msg : "");
+         st.ramp_steps, mean_order(&st), st.grouped_roots, stretch, pen, settle_rel,
+         settle_imp, rc ? msg : "");
   free(x);
   free(y);
   free(yp);

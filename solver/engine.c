@@ -400,8 +400,8 @@ static int handle_event(mbdae_engine *e, event_state *s, mbdae_stats *stats,
   if (rc != MBDAE_OK) return rc;
   if (action < 0) {
     snprintf(e->msg, sizeof e->msg,
-             "event handler failed (status %d) at t=%.12g in mode '%s'", action,
-             e->t, s->mode_before);
+             "event handler failed (status %d) at t=%.12g in mode '%s'%s%s", action,
+             e->t, s->mode_before, info.label ? ": " : "", info.label ? info.label : "");
     return MBDAE_ERR_CALLBACK;
   }
   rc = check_finite_state(e, "after an event");

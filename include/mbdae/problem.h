@@ -53,7 +53,9 @@ enum {
 
 /** Extra information a handler may return about an event. */
 typedef struct mbdae_event_info {
-  const char *label;   /**< static string naming what happened ("impact", "release") */
+  const char *label;   /**< string naming what happened ("impact", "release"), static
+                            or kept by the model until its next call; when the handler
+                            fails, why (the engine's failure message quotes it) */
   int ndata;           /**< number of model-defined values in data[] (<= MBDAE_EVENT_DATA_MAX) */
   double data[MBDAE_EVENT_DATA_MAX]; /**< model-defined values (impulse, stick flag) */
 } mbdae_event_info;

@@ -145,6 +145,10 @@ double capture_max_penetration(const capture_model *m, const double *y);
 long capture_impacts(const capture_model *m);
 long capture_releases(const capture_model *m);
 long capture_face_switches(const capture_model *m);
+/* Event mode: held rows released because they pushed (a string) or pulled
+ * (a contact) after an event map, and free rows past their surface and
+ * closing after it, resolved as impacts (capture_event's consistency rule). */
+void capture_settle_stats(const capture_model *m, long *releases, long *impacts);
 /* DAE form with baumgarte_forces: unilateral: rows switched between forced
  * and free at located events (capture_dae.c; 0 otherwise). */
 long capture_force_switches(const capture_model *m);

@@ -46,6 +46,12 @@ struct capture_model {
   double *ctrl_last;     /* 3 np: last thrust of the error-stabilising law */
   long impacts, releases, face_switches;
   long force_switches;    /* DAE form, unilateral: located forced <-> free switches */
+  /* event mode: rows the handler's consistency rule (capture_model.c
+   * settle_modes) released, or resolved as impacts, after an event map */
+  long settle_releases, settle_impacts;
+  unsigned char *slow_hold; /* nc: impacting in this event closing slower than
+                             * stick_velocity (the Zeno rule's persistent ones) */
+  char eventbuf[160];    /* event mode: why an event map could not be settled */
   /* unilateral Baumgarte forces (capture_model.c unilateral_solve) */
   unsigned char *forced; /* nc: row carries force (warm start, saved state) */
   unsigned char *lcp_bad; /* nc: scratch */

@@ -3,6 +3,7 @@
  * acceleration-level equations (eq. 2.102), with Baumgarte's term (eq. 3.2),
  * in event-driven (impacts, persistent contact, release) or compliant mode. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -638,6 +639,109 @@ static int resolve_impacts(capture_model *m, double *y, int *isimpact,
   return MBDAE_ERR_CALLBACK;
 }
 
+/* The relative gap a row released now starts its free root from: held
+ * constraints sit at c ~ 0 up to the drift control's error, so a string
+ * released a hair long is watched from there (a re-stretch is seen). */
+static void set_release_ref(capture_model *m, int k) {
+  double cs = k < m->ns ? m->net->s[k].L * m->net->s[k].L : 1.0;
+  m->c_ref[k] = m->rows[k].c > 0.0 ? m->rows[k].c / cs : 0.0;
+}
+
+/* Rows an event map left on the wrong side of their roots: a held row whose
+ * force passed -release_force (a string that pushes, a contact that pulls;
+ * push[k] = 1) and a free row past its surface and closing (close[k] = 1).
+ * Returns their number; rows and multipliers evaluated at y. */
+static int wrong_side_rows(capture_model *m, double t, const double *y, unsigned char *push,
+                           int *close, int *rc) {
+  int nbad = 0, held = 0;
+  *rc = 0;
+  capture_rows(m, y);
+  for (int k = 0; k < m->nc; ++k) held |= m->active[k];
+  if (held) {
+    int r = capture_accelerations(m, t, y, m->acc);
+    if (r) { *rc = r < 0 ? r : MBDAE_ERR_SOLVER; return 0; }
+  }
+  for (int k = 0; k < m->nc; ++k) {
+    const capture_row *r = &m->rows[k];
+    double cs = k < m->ns ? m->net->s[k].L * m->net->s[k].L : 1.0;
+    push[k] = (unsigned char)(m->active[k] && !m->slow_hold[k] &&
+                              m->lambda[k] * r->vscale - m->p.release_force > 0.0);
+    close[k] = !m->active[k] && r->c / cs - m->c_ref[k] - CAPTURE_ROOT_MARGIN > 0.0 &&
+               r->cdot > 0.0;
+    nbad += push[k] + close[k];
+  }
+  return nbad;
+}
+
+/* Impacting rows (flag[k]) that close slower than stick_velocity: the Zeno
+ * rule makes them persistent, and they are held through this event's
+ * settling (rows evaluated before the impact). */
+static void mark_slow(capture_model *m, const int *flag) {
+  for (int k = 0; k < m->nc; ++k)
+    if (flag[k] && m->rows[k].cdot < m->p.stick_velocity * m->rows[k].vscale)
+      m->slow_hold[k] = 1;
+}
+
+/* After an event map every root must lie on its own side: the engine sees a
+ * root only when it crosses 0, and only roots that fired are handed to this
+ * handler, so a root the map moved across 0 is never seen. The map does
+ * move them: an impact changes the velocities, and with them every held
+ * row's centripetal term; a release changes the others' share of the load.
+ * Measured on the 10 x 10 demo (arkode, esdirk43i6, rtol 1e-6): after the
+ * event at t = 1.84361 s string 146 was still held with its force root at
+ * +4.3e-5 - a string that pushes, never released, and with the event window
+ * at 1 the run ended with a string 0.147 m beyond its length and status ok.
+ * So, as string_net's "taut strings must pull": release held rows that push
+ * (strings) or pull (contacts), resolve free rows past their surface and
+ * closing as impacts, solve again, repeat. Each pass changes the modes; the
+ * passes are bounded by the number of rows, and a map that does not settle
+ * within them fails, naming t and the rows left on the wrong side.
+ * Exempt: a row this event's impact made persistent at a closing speed
+ * below stick_velocity (slow_hold, the Zeno rule). Releasing those too
+ * turned an inelastic collapse into endless chatter: on the 6 x 6 capture
+ * with release_held (validation case capture_moreau_vs_event) three strings
+ * in a row re-tightened in turn every ~5e-8 s at t = 1.4575 s until the
+ * engine's Zeno guard stopped the run. They are checked again at the next
+ * event of the net. */
+static int settle_modes(capture_model *m, double t, double *y, mbdae_event_info *info) {
+  unsigned char *push = m->cand;
+  int *close = m->work_flag, rc = 0;
+  for (int pass = 0;; ++pass) {
+    int nbad = wrong_side_rows(m, t, y, push, close, &rc);
+    if (rc) return rc;
+    if (!nbad) return 0;
+    if (pass > m->nc) {
+      snprintf(m->eventbuf, sizeof m->eventbuf,
+               "event map not settled at t=%.12g: %d constraint rows on the wrong side of "
+               "their roots after %d passes", t, nbad, pass);
+      if (info) info->label = m->eventbuf;
+      return MBDAE_ERR_INCONSISTENT;
+    }
+    int nclose = 0;
+    for (int k = 0; k < m->nc; ++k) nclose += close[k];
+    if (nclose) { /* impacts first: they change the velocities */
+      mark_slow(m, close);
+      rc = resolve_impacts(m, y, close, info);
+      if (rc) return rc;
+      m->settle_impacts += nclose;
+      if (info) info->label = "impact";
+      continue;
+    }
+    /* the worst first, one at a time: the others' loads change with it */
+    int kw = -1;
+    double worst = 0.0;
+    for (int k = 0; k < m->nc; ++k) {
+      double f = m->lambda[k] * m->rows[k].vscale;
+      if (push[k] && (kw < 0 || f > worst)) kw = k, worst = f;
+    }
+    m->active[kw] = 0;
+    set_release_ref(m, kw);
+    ++m->releases;
+    ++m->settle_releases;
+    if (info && !info->label) info->label = "release";
+  }
+}
+
 int capture_event(double t, double *y, double *yp, const int *dirs,
                   mbdae_event_info *info, void *ud) {
   (void)yp;
@@ -687,19 +791,19 @@ int capture_event(double t, double *y, double *yp, const int *dirs,
     }
     int nimp = 0;
     for (int k = 0; k < m->nc; ++k) nimp += m->work_flag[k];
+    for (int k = 0; k < m->nc; ++k) m->slow_hold[k] = 0;
     if (nimp) {
+      mark_slow(m, m->work_flag);
       int rc = resolve_impacts(m, y, m->work_flag, info);
       if (rc) return rc;
       if (info) info->label = "impact";
       any = 1;
     }
+    if (!any) return MBDAE_EVENT_NOCHANGE; /* no map: no root moved */
     for (int k = 0; k < m->nc; ++k)
-      if (m->was_active[k] && !m->active[k]) {
-        double cs = k < m->ns ? m->net->s[k].L * m->net->s[k].L : 1.0;
-        capture_row *r = &m->rows[k];
-        m->c_ref[k] = r->c > 0.0 ? r->c / cs : 0.0;
-      }
-    return any ? MBDAE_EVENT_CONTINUE : MBDAE_EVENT_NOCHANGE;
+      if (m->was_active[k] && !m->active[k]) set_release_ref(m, k);
+    int rc = settle_modes(m, t, y, info);
+    return rc ? rc : MBDAE_EVENT_CONTINUE;
   }
   /* Baumgarte-compliant mode: a constraint is active while c >= 0 (sec. 3.3) */
   int changed = 0;

@@ -1,0 +1,188 @@
+/* test_capture_settle.c - after an event map no root of net_capture's event
+ * mode is left on its wrong side.
+ *
+ * The engine sees a root only when it crosses 0, so a held row that pushes
+ * (a string) or pulls (a contact) right after an event map is never released
+ * and the run goes on silently wrong (the 10 x 10 demo ended with a string
+ * 0.147 m beyond its length). Two maps that leave one, in closed form:
+ *
+ * 1. A string that pushes. Equal masses m at A = (0,0,0), B = (d,0,0),
+ *    C = (d,L,0), strings AB (held, d = L sqrt(1 - delta): a hair short, as
+ *    the drift control leaves held strings) and BC (slack, at its length and
+ *    stretching). v_A = (0,w,0), v_B = 0, v_C = (0,2w,0). Row c = |r_b - r_a|^2
+ *    - L^2, reaction M^-1 G^T lambda, Baumgarte target c'' = -2 xi W c' - W^2 c:
+ *    held AB alone has 8 d^2 lambda / m + 2 |v_B - v_A|^2 = W^2 delta L^2, so
+ *    lambda_AB = m (W^2 delta L^2 - 2 w^2) / (8 d^2): it pulls while
+ *    2 w^2 > W^2 delta L^2. BC goes taut plastically (e_string 0): its impulse
+ *    acts along y at B, orthogonal to AB's row there, so B and C end at the
+ *    mean (0,w,0) and AB takes no impulse. The net now translates rigidly:
+ *    held AB would carry lambda_AB = m W^2 delta L^2 / (8 d^2) > 0, a push.
+ *    It must come out released (slack: |AB| < L), BC held with no force.
+ *
+ * 2. A contact that pulls. A box of mass M at rest; B on the centre of its
+ *    top face, A a string's length L above it (string held, taut), v_A =
+ *    (w,0,-u), v_B = (0,0,-u). B hits the face plastically (e_body 0): A, B
+ *    and the box end at v_z = -2 m u / (2 m + M) (momentum; every impulse on
+ *    the z axis through the centre of mass: no rotation), A keeps v_x = w.
+ *    The string then pulls B up with the centripetal load of A's swing
+ *    (m w^2 / L for B free), so a held contact on B would have to pull B
+ *    down: it must come out released, the string held and pulling. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture/capture.h"
+#include "capture/capture_internal.h"
+#include "mbdae/status.h"
+#include "polytope/rigid_body.h"
+#include "testutil.h"
+
+/* Every root of rows 0 .. nc on its own side (<= 0): held rows' force roots,
+ * free rows' gaps (capture_root_values' convention). */
+static void assert_roots_on_own_side(capture_model *m, const double *y) {
+  int ng = m->nc + m->np;
+  double *g = calloc((size_t)ng, sizeof *g);
+  CU_ASSERT_FATAL(g != NULL);
+  CU_ASSERT_EQUAL(capture_roots(0.0, y, NULL, g, m), 0);
+  for (int k = 0; k < m->nc; ++k) {
+    CU_ASSERT(g[k] <= 0.0);
+    if (g[k] > 0.0) fprintf(stderr, "row %d (%s): root %.3e\n", k, m->active[k] ? "held" : "free", g[k]);
+  }
+  free(g);
+}
+
+static int string_between(const capture_model *m, int a, int b) {
+  for (int k = 0; k < capture_nstrings(m); ++k) {
+    int i, j;
+    double L;
+    capture_string_ends(m, k, &i, &j, &L);
+    if ((i == a && j == b) || (i == b && j == a)) return k;
+  }
+  return -1;
+}
+
+static void test_string_that_would_push_is_released(void) {
+  capture_params p;
+  capture_params_default(&p);
+  p.rows = 1;
+  p.cols = 3;
+  p.point_mass = 0.01;
+  p.spacing = 0.45;
+  p.e_string = 0.0;
+  p.xi_string = 1.0;
+  p.omega_string = 10.0;
+  p.launch_point[0] = -30.0; /* far from the body; the state is set below */
+  capture_model *m = NULL;
+  CU_ASSERT_EQUAL_FATAL(capture_create(&p, &m, NULL), MBDAE_OK);
+  CU_ASSERT_EQUAL_FATAL(m->np, 3);
+  int kab = string_between(m, 0, 1), kbc = string_between(m, 1, 2);
+  CU_ASSERT_FATAL(kab >= 0 && kbc >= 0);
+  int n = capture_size(m);
+  double *y = calloc((size_t)n, sizeof *y);
+  int *dirs = calloc((size_t)(m->nc + m->np), sizeof *dirs);
+  CU_ASSERT_FATAL(y && dirs);
+  CU_ASSERT_EQUAL(capture_initial_state(m, 0.0, y), MBDAE_OK);
+  double L = p.spacing, mp = p.point_mass, W = p.omega_string, delta = 1e-4, w = 0.5;
+  double d = L * sqrt(1.0 - delta), x0 = -30.0;
+  double R[9] = {x0, 0, 0, x0 + d, 0, 0, x0 + d, L, 0};
+  double V[9] = {0, w, 0, 0, 0, 0, 0, 2 * w, 0};
+  memcpy(y, R, sizeof R);
+  memcpy(&y[3 * m->np], V, sizeof V);
+  /* the premise, in closed form: AB pulls before the event, would push after */
+  double lam_before = mp * (W * W * delta * L * L - 2 * w * w) / (8 * d * d);
+  double lam_after = mp * W * W * delta * L * L / (8 * d * d);
+  CU_ASSERT_FATAL(lam_before * 2 * L < -p.release_force);
+  CU_ASSERT_FATAL(lam_after * 2 * L > 1e3 * p.release_force);
+  for (int k = 0; k < m->nc; ++k) m->active[k] = 0, m->c_ref[k] = 0.0;
+  m->active[kab] = 1;
+  dirs[kbc] = 1; /* BC reached its length, stretching */
+  mbdae_event_info info;
+  memset(&info, 0, sizeof info);
+  CU_ASSERT_EQUAL(capture_event(1.0, y, NULL, dirs, &info, m), MBDAE_EVENT_CONTINUE);
+  const double *v = &y[3 * m->np];
+  for (int i = 0; i < 3; ++i) {
+    MBDAE_ASSERT_ABS(v[3 * i], 0.0, 1e-12);
+    MBDAE_ASSERT_REL(v[3 * i + 1], w, 1e-12);
+    MBDAE_ASSERT_ABS(v[3 * i + 2], 0.0, 1e-12);
+  }
+  CU_ASSERT_EQUAL(m->active[kbc], 1); /* taut, plastic */
+  CU_ASSERT_EQUAL(m->active[kab], 0); /* would push: released */
+  for (int j = 0; j < m->np; ++j) CU_ASSERT_EQUAL(m->active[m->ns + j], 0);
+  /* released short: slack, its gap root watched from the surface */
+  CU_ASSERT(d < L);
+  MBDAE_ASSERT_ABS(m->c_ref[kab], 0.0, 0.0);
+  assert_roots_on_own_side(m, y);
+  free(dirs);
+  free(y);
+  capture_free(&m);
+}
+
+static void test_contact_that_would_pull_is_released(void) {
+  capture_params p;
+  capture_params_default(&p);
+  p.rows = 1;
+  p.cols = 2;
+  p.point_mass = 0.01;
+  p.spacing = 0.45;
+  p.shape = CAPTURE_SHAPE_BOX;
+  p.box_size[0] = 1.0, p.box_size[1] = 1.2, p.box_size[2] = 0.8;
+  p.body_mass = 3.0;
+  p.e_body = 0.0;
+  p.launch_point[0] = -3.0; /* outside; the state is set below */
+  capture_model *m = NULL;
+  CU_ASSERT_EQUAL_FATAL(capture_create(&p, &m, NULL), MBDAE_OK);
+  CU_ASSERT_EQUAL_FATAL(m->np, 2);
+  int kab = string_between(m, 0, 1);
+  CU_ASSERT_FATAL(kab >= 0);
+  int n = capture_size(m), bo = capture_body_offset(m);
+  double *y = calloc((size_t)n, sizeof *y);
+  int *dirs = calloc((size_t)(m->nc + m->np), sizeof *dirs);
+  CU_ASSERT_FATAL(y && dirs);
+  CU_ASSERT_EQUAL(capture_initial_state(m, 0.0, y), MBDAE_OK);
+  double L = p.spacing, top = 0.5 * p.box_size[2], mp = p.point_mass, M = p.body_mass;
+  double w = 0.5, u = 0.1;
+  double R[6] = {0, 0, top + L, 0, 0, top}; /* A above B, B on the top face */
+  double V[6] = {w, 0, -u, 0, 0, -u};
+  memcpy(y, R, sizeof R);
+  memcpy(&y[3 * m->np], V, sizeof V);
+  for (int c = 0; c < 3; ++c)
+    y[bo + MBDAE_RB_P + c] = y[bo + MBDAE_RB_U + c] = y[bo + MBDAE_RB_W + c] = 0.0;
+  y[bo + MBDAE_RB_Q] = 1.0, y[bo + MBDAE_RB_Q + 1] = y[bo + MBDAE_RB_Q + 2] = y[bo + MBDAE_RB_Q + 3] = 0.0;
+  for (int j = 0; j < m->np; ++j) m->face[j] = mbdae_polytope_face_of(capture_body(m), &R[3], NULL);
+  for (int k = 0; k < m->nc; ++k) m->active[k] = 0, m->c_ref[k] = 0.0;
+  m->active[kab] = 1;    /* taut, not stretching: (r_B - r_A) . (v_B - v_A) = 0 */
+  dirs[m->ns + 1] = 1;   /* B reached the face, closing */
+  mbdae_event_info info;
+  memset(&info, 0, sizeof info);
+  CU_ASSERT_EQUAL(capture_event(1.0, y, NULL, dirs, &info, m), MBDAE_EVENT_CONTINUE);
+  double vz = -2.0 * mp * u / (2.0 * mp + M);
+  const double *v = &y[3 * m->np];
+  MBDAE_ASSERT_REL(v[0], w, 1e-12);
+  MBDAE_ASSERT_ABS(v[1], 0.0, 1e-14);
+  MBDAE_ASSERT_REL(v[2], vz, 1e-10);
+  MBDAE_ASSERT_ABS(v[3], 0.0, 1e-14);
+  MBDAE_ASSERT_ABS(v[4], 0.0, 1e-14);
+  MBDAE_ASSERT_REL(v[5], vz, 1e-10);
+  MBDAE_ASSERT_REL(y[bo + MBDAE_RB_U + 2], vz, 1e-10);
+  for (int c = 0; c < 3; ++c) MBDAE_ASSERT_ABS(y[bo + MBDAE_RB_W + c], 0.0, 1e-14);
+  CU_ASSERT_EQUAL(m->active[kab], 1);        /* the string pulls (m w^2 / L) */
+  CU_ASSERT(m->lambda[kab] < 0.0);
+  CU_ASSERT_EQUAL(m->active[m->ns + 1], 0);  /* would pull: released */
+  CU_ASSERT_EQUAL(m->active[m->ns + 0], 0);
+  assert_roots_on_own_side(m, y);
+  free(dirs);
+  free(y);
+  capture_free(&m);
+}
+
+int main(void) {
+  static const mbdae_test tests[] = {
+    {"a held string that would push after a string's impact is released",
+     test_string_that_would_push_is_released},
+    {"a held contact that would pull after a point's impact is released",
+     test_contact_that_would_pull_is_released},
+    {NULL, NULL},
+  };
+  return mbdae_test_main("capture_settle", tests);
+}
