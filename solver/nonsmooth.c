@@ -41,8 +41,11 @@
 #include "mass_factor.h"
 #include "ns_border.h"
 
-/* Active sets remembered to detect a cycling iteration. */
-#define NS_CYCLE_MEMORY 16
+/* Active sets remembered to detect a cycling iteration: the folded 100 x 100
+ * net's step from t = 1.835 s cycled through 21 sets under the plain update,
+ * unseen by a memory of 16 until the cap (Gauss-Seidel then stopped at
+ * 1.4e-5); with 64 it pivots and converges in 59 iterates. */
+#define NS_CYCLE_MEMORY 64
 /* Block pivots allowed without a new least count of infeasible rows
  * before a single pivot (pivot_flip). */
 #define NS_PIVOT_TRIES 1
