@@ -14,6 +14,7 @@ static const char *const arkode_table_names[] = {
   "esdirk324", "esdirk325", "esdirk32i5", "esdirk436", "esdirk43i6", "qesdirk436", "esdirk437",
   "esdirk547", "esdirk547b", "ark324", "ark436", "ark437", "ark548", "kvaerno423",
   "kvaerno534", "kvaerno745", "trbdf2", NULL};
+static const char *const arkode_newton_names[] = {"full", "multiplier", NULL};
 static const char *const restart_names[] = {"auto", "solver", NULL}; /* mbdae_restart_policy */
 static const char *const linsol_names[] = {"dense", "klu", "spgmr", "spgmr-jacobi", NULL};
 static const char *const ordering_names[] = {"amd", "colamd", "natural", "metis", NULL};
@@ -34,6 +35,10 @@ const mbdae_param_spec mbdae_solver_specs[] = {
   {"arkode_reduce", MBDAE_PARAM_BOOL, OFF(arkode_reduce), 0, 0, 0, 1, 0, NULL, 0, "",
    "arkode, DAE form with klu: solve each Newton system without its kinematic rows q' = v "
    "(exact; doc/arkode.md)"},
+  {"arkode_newton", MBDAE_PARAM_ENUM, OFF(arkode_newton), 0, 0, 0, 0, 0, arkode_newton_names, 0,
+   "", "arkode, DAE form with klu and arkode_reduce: full (exact Newton matrix) or multiplier "
+   "(velocities eliminated through their block's diagonal, one factorisation in the "
+   "multipliers; doc/arkode.md)"},
   {"arkode_newton_iters", MBDAE_PARAM_INT, OFF(arkode_newton_iters), 0, 0, 0, 100, 0, NULL, 0,
    "", "arkode: Newton iterations per stage before a convergence failure (0: ARKODE's 3)"},
   {"arkode_setup_every", MBDAE_PARAM_INT, OFF(arkode_setup_every), 0, 0, 0, INT_MAX, 0, NULL,
@@ -163,6 +168,7 @@ void mbdae_solver_fields_from_options(mbdae_solver_fields *f, const mbdae_option
   f->arkode_newton_iters = o->arkode_newton_iters;
   f->arkode_setup_every = o->arkode_setup_every;
   f->arkode_jac_every = o->arkode_jac_every;
+  f->arkode_newton = (int)o->arkode_newton;
 }
 
 void mbdae_solver_fields_default(mbdae_solver_fields *f) {
@@ -208,6 +214,7 @@ void mbdae_solver_fields_apply(const mbdae_solver_fields *f, mbdae_options *o) {
   o->arkode_newton_iters = f->arkode_newton_iters;
   o->arkode_setup_every = f->arkode_setup_every;
   o->arkode_jac_every = f->arkode_jac_every;
+  o->arkode_newton = (mbdae_arkode_newton)f->arkode_newton;
 }
 
 mbdae_param_spec mbdae_solver_spec_with_default(const mbdae_param_spec *spec) {

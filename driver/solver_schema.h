@@ -21,6 +21,7 @@ typedef struct mbdae_solver_fields {
   double projection_tol;
   int arkode_table, restart_policy;
   int arkode_reduce, arkode_newton_iters, arkode_setup_every, arkode_jac_every;
+  int arkode_newton;
 } mbdae_solver_fields;
 
 /* `output:` values other than the directory (a string, handled apart). */

@@ -153,6 +153,9 @@ int mbdae_arkode_dae_linsys(realtype t, N_Vector z, N_Vector fz, SUNMatrix A, SU
       int rrc = MBDAE_OK;
       d->red = mbdae_kin_reduction_create(d->e, d->ctx, d->nd, d->Fy, d->Fyp, &rrc);
       if (!d->red && rrc != MBDAE_OK) return -1;
+      if (d->red && d->e->o->arkode_newton == MBDAE_ARKODE_NEWTON_MULTIPLIER &&
+          mbdae_kin_reduction_multiplier_newton(d->red, d->e, d->ctx, d->nd) != MBDAE_OK)
+        return -1;
     }
   }
   if (d->e->o->linsol == MBDAE_LINSOL_KLU) mbdae_sparse_load_pattern(d->e->p, d->K);

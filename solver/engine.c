@@ -170,12 +170,18 @@ static int check_options(const mbdae_problem *p, const mbdae_options *o,
     BAD("unknown arkode_table %d", (int)o->arkode_table);
   if (o->arkode_reduce != 0 && o->arkode_reduce != 1)
     BAD("arkode_reduce (%d) must be 0 or 1", o->arkode_reduce);
+  if ((int)o->arkode_newton < 0 || (int)o->arkode_newton > (int)MBDAE_ARKODE_NEWTON_MULTIPLIER)
+    BAD("unknown arkode_newton %d", (int)o->arkode_newton);
   if (o->arkode_newton_iters < 0 || o->arkode_setup_every < 0 || o->arkode_jac_every < 0)
     BAD("arkode_newton_iters, arkode_setup_every and arkode_jac_every must be >= 0 (0: "
         "ARKODE's default)");
   if (!(o->restart_step >= 0.0 && o->restart_step <= 1.0))
     BAD("restart_step (%g) must be in [0, 1]", o->restart_step);
   int dae = p->form == MBDAE_FORM_DAE;
+  if (o->method == MBDAE_METHOD_ARKODE && o->arkode_newton == MBDAE_ARKODE_NEWTON_MULTIPLIER &&
+      (!dae || o->linsol != MBDAE_LINSOL_KLU || !o->arkode_reduce))
+    BAD("arkode_newton multiplier applies to a DAE form with linear_solver klu and "
+        "arkode_reduce true (doc/arkode.md)");
   if (dae && o->method == MBDAE_METHOD_ARKODE) {
     if (!p->completion) {
       snprintf(msg, n, "method arkode takes a DAE-form problem only when it is declared "

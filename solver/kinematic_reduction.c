@@ -33,6 +33,7 @@
 #include <sunmatrix/sunmatrix_sparse.h>
 
 #include "mbdae/status.h"
+#include "multiplier_newton.h"
 #include "sundials_util.h"
 
 struct mbdae_kin_reduction {
@@ -47,6 +48,9 @@ struct mbdae_kin_reduction {
   SUNLinearSolver ls;
   N_Vector tmpl, w, b;       /* nr */
   double *id;                /* nr: the kept part of the problem's id vector, or NULL */
+  unsigned char *is_mult;    /* nr: 1 for a kept algebraic unknown (index >= nd) */
+  mbdae_mult_newton *mn;     /* R solved in its multipliers (multiplier_newton.c), or NULL */
+  int use_mn;                /* 1: the last setup factored mn's S, 0: R */
 };
 
 /* rows that qualify (header comment), from K's values at cj = 0 (Fy) and
@@ -220,8 +224,32 @@ int mbdae_kin_reduction_setup(mbdae_kin_reduction *r, const double *Kv) {
     for (mbdae_index k = r->cp[c]; k < r->cp[c + 1]; ++k)
       if (r->slot[k] >= 0) Rv[r->slot[k]] += f * Kv[k];
   }
+  if (r->mn) {
+    int mrc = mbdae_mult_newton_setup(r->mn, r->R);
+    if (mrc < 0) return mrc;
+    r->use_mn = mrc == 0;
+    if (r->use_mn) return 0;
+  }
   int rc = SUNLinSolSetup(r->ls, r->R);
   return rc < 0 ? rc : rc > 0; /* a failed factorisation of R: factor K */
+}
+
+int mbdae_kin_reduction_multiplier_newton(mbdae_kin_reduction *r, mbdae_engine *e,
+                                          SUNContext ctx, int nd) {
+  if (r->mn) return MBDAE_OK;
+  if (!r->is_mult) {
+    r->is_mult = malloc((size_t)r->nr * sizeof *r->is_mult);
+    if (!r->is_mult) return MBDAE_ERR_MEMORY;
+    for (int i = 0; i < r->n; ++i)
+      if (r->pos[i] >= 0) r->is_mult[r->pos[i]] = i >= nd;
+  }
+  int rc = MBDAE_OK;
+  r->mn = mbdae_mult_newton_create(e, ctx, r->R, r->is_mult, &rc);
+  return rc;
+}
+
+int mbdae_kin_reduction_multiplier_unknowns(const mbdae_kin_reduction *r) {
+  return r ? mbdae_mult_newton_size(r->mn) : 0;
 }
 
 int mbdae_kin_reduction_solve(mbdae_kin_reduction *r, const double *Kv, const double *rhs,
@@ -236,7 +264,8 @@ int mbdae_kin_reduction_solve(mbdae_kin_reduction *r, const double *Kv, const do
     for (mbdae_index k = r->cp[c]; k < r->cp[c + 1]; ++k)
       if (r->slot[k] >= 0) rb[r->pos[r->ri[k]]] -= Kv[k] * xc;
   }
-  int rc = SUNLinSolSolve(r->ls, r->R, r->w, r->b, 0.0);
+  int rc = r->use_mn ? mbdae_mult_newton_solve(r->mn, r->R, rb, N_VGetArrayPointer(r->w))
+                     : SUNLinSolSolve(r->ls, r->R, r->w, r->b, 0.0);
   if (rc != 0) return rc;
   const double *w = N_VGetArrayPointer(r->w);
   for (int i = 0; i < n; ++i)
@@ -249,6 +278,8 @@ int mbdae_kin_reduction_solve(mbdae_kin_reduction *r, const double *Kv, const do
 void mbdae_kin_reduction_free(mbdae_kin_reduction **pr) {
   mbdae_kin_reduction *r = pr ? *pr : NULL;
   if (!r) return;
+  mbdae_mult_newton_free(&r->mn);
+  free(r->is_mult);
   if (r->ls) SUNLinSolFree(r->ls);
   if (r->R) SUNMatDestroy(r->R);
   if (r->tmpl) N_VDestroy(r->tmpl);

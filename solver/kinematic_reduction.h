@@ -26,6 +26,14 @@ int mbdae_kin_reduction_setup(mbdae_kin_reduction *r, const double *Kv);
 /* x = K^-1 rhs (both of K's size) with the Kv of the last successful setup */
 int mbdae_kin_reduction_solve(mbdae_kin_reduction *r, const double *Kv, const double *rhs,
                               double *x);
+/* From now on solve R in its multipliers (the kept unknowns at index >= nd;
+ * multiplier_newton.c): a modified Newton step where R's velocity block is
+ * not diagonal. MBDAE_OK also when R does not allow it (then R is
+ * factored); an error status on failure. */
+int mbdae_kin_reduction_multiplier_newton(mbdae_kin_reduction *r, mbdae_engine *e,
+                                          SUNContext ctx, int nd);
+/* unknowns of the multiplier system (0: R is factored) */
+int mbdae_kin_reduction_multiplier_unknowns(const mbdae_kin_reduction *r);
 void mbdae_kin_reduction_free(mbdae_kin_reduction **r);
 
 #endif

@@ -299,8 +299,11 @@ static void test_cli_refusals(void) {
   CU_ASSERT_FALSE(path_exists(dir, "out"));
   /* the Newton keys (doc/arkode.md "Newton"): out of range or mistyped */
   const char *bad[] = {"solver.arkode_newton_iters=-1", "solver.arkode_setup_every=-2",
-                       "solver.arkode_jac_every=1.5", "solver.arkode_reduce=maybe"};
-  for (int k = 0; k < 4; ++k) {
+                       "solver.arkode_jac_every=1.5", "solver.arkode_reduce=maybe",
+                       "solver.arkode_newton=quasi",
+                       /* the ball has an ODE form: no multipliers to solve in */
+                       "solver.arkode_newton=multiplier"};
+  for (int k = 0; k < 6; ++k) {
     snprintf(args, sizeof args, "run '%s' --set solver.method=arkode --set %s -o out",
              mbdae_test_source_path("scenarios/ball.yaml"), bad[k]);
     CU_ASSERT_EQUAL(cli_run(dir, NULL, args), 2);

@@ -11,6 +11,7 @@
 
 #include "engine_impl.h"
 #include "kinematic_reduction.h"
+#include "multiplier_newton.h"
 #include "mbdae/mbdae.h"
 #include "run.h"
 #include "scenario.h"
@@ -31,15 +32,20 @@ static void put(int i, int j, double fy, double fyp) {
   Fyp[i][j] = fyp;
 }
 
-static void build(void) {
+/* coupled 0: each velocity row depends on its own position only and every
+ * position row is kinematic, so the velocity block of the reduced matrix is
+ * diagonal (multiplier_newton.c is then exact) */
+static void build_chain(int coupled) {
   unsigned s = 12345u;
 #define RND() ((s = s * 1103515245u + 12345u), ((double)(s >> 8) / 16777216.0 - 0.5))
   memset(pat, 0, sizeof pat);
+  memset(Fy, 0, sizeof Fy);
+  memset(Fyp, 0, sizeof Fyp);
   for (int i = 0; i < M; ++i) put(i, i, 0.0, 1.0), put(i, M + i, -1.0, 0.0);
-  put(M - 1, 0, 0.5, 0.0); /* not a kinematic row any more */
+  if (coupled) put(M - 1, 0, 0.5, 0.0); /* not a kinematic row any more */
   for (int i = 0; i < M; ++i) {
     put(M + i, M + i, 0.3 * RND(), 1.0 + 0.1 * i); /* damping, mass */
-    for (int j = i - 1; j <= i + 1; ++j)
+    for (int j = i - coupled; j <= i + coupled; ++j)
       if (j >= 0 && j < M) put(M + i, j, 10.0 * RND(), 0.0);
   }
   for (int l = 0; l < NL; ++l) {
@@ -68,8 +74,8 @@ static void dense_solve(double cj, const double *b, double *x) {
   CU_ASSERT_EQUAL(mbdae_test_dense_solve(N, A, x), 0);
 }
 
-static void check_solve(mbdae_ordering ordering) {
-  build();
+static void check_solve(mbdae_ordering ordering, int multipliers) {
+  build_chain(!multipliers);
   mbdae_index colptr[N + 1], rowind[N * N];
   double fy[N * N], fyp[N * N], kv[N * N];
   mbdae_index nnz = 0;
@@ -97,7 +103,13 @@ static void check_solve(mbdae_ordering ordering) {
   mbdae_kin_reduction *r = mbdae_kin_reduction_create(&e, ctx, ND, fy, fyp, &rc);
   CU_ASSERT_EQUAL(rc, MBDAE_OK);
   CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-  CU_ASSERT_EQUAL(mbdae_kin_reduction_rows(r), M - 1); /* the last position row stays */
+  if (multipliers) { /* every position row goes; S in the NL multipliers */
+    CU_ASSERT_EQUAL(mbdae_kin_reduction_rows(r), M);
+    CU_ASSERT_EQUAL_FATAL(mbdae_kin_reduction_multiplier_newton(r, &e, ctx, ND), MBDAE_OK);
+    CU_ASSERT_EQUAL(mbdae_kin_reduction_multiplier_unknowns(r), NL);
+  } else {
+    CU_ASSERT_EQUAL(mbdae_kin_reduction_rows(r), M - 1); /* the last position row stays */
+  }
   const double cjs[] = {2.0, 50.0, 1e4};
   for (int c = 0; c < 3; ++c) {
     double cj = cjs[c];
@@ -124,32 +136,37 @@ static void check_solve(mbdae_ordering ordering) {
   mbdae_problem_free(&p);
 }
 
-static void test_solve_colamd(void) { check_solve(MBDAE_ORDERING_COLAMD); }
-static void test_solve_metis(void) { check_solve(MBDAE_ORDERING_METIS); }
+static void test_solve_colamd(void) { check_solve(MBDAE_ORDERING_COLAMD, 0); }
+static void test_solve_metis(void) { check_solve(MBDAE_ORDERING_METIS, 0); }
+static void test_solve_multipliers(void) { check_solve(MBDAE_ORDERING_METIS, 1); }
 
 /* a 6 x 6 spinning net, stiff Baumgarte strings, ARKODE + KLU on the DAE
- * form: the same steps, Newton iterations and end invariants with the
- * reduction on and off (the Newton steps are equal up to round-off) */
-static void test_net_same_run(void) {
+ * form, with one more solver key (`key: value`) */
+static void run_small_net(const char *solver_key, mbdae_run_result *res) {
   const char *base =
       "model: string_net\n"
       "solver: {method: arkode, linear_solver: klu, t_end: 0.05, dt_out: 0.05, rtol: 1.0e-5,\n"
-      "         atol: 1.0e-9, arkode_reduce: %s}\n"
+      "         atol: 1.0e-9, %s}\n"
       "parameters: {topology: spinning_grid, mode: baumgarte, xi: 0.5, omega_n: 1.0e4,\n"
       "             grid_n: 6, grid_m: 6, length: 0.2, grid_mass: 0.03, corner_mass: 0.03,\n"
       "             grid_spin: 2.0, grid_wave: 0.2, release_band: 1.0e-3}\n";
+  char yaml[1024], err[1024];
+  snprintf(yaml, sizeof yaml, base, solver_key);
+  mbdae_scenario s;
+  CU_ASSERT_EQUAL_FATAL(
+      mbdae_scenario_load_string(NULL, "kinred", yaml, NULL, 0, &s, err, sizeof err), 0);
+  mbdae_run_config cfg;
+  mbdae_run_config_default(&cfg, &s);
+  CU_ASSERT_EQUAL(mbdae_scenario_run(&s, &cfg, res, err, sizeof err), MBDAE_OK);
+  mbdae_scenario_free(&s);
+}
+
+/* the net: the same steps, Newton iterations and end invariants with the
+ * reduction on and off (the Newton steps are equal up to round-off) */
+static void test_net_same_run(void) {
   mbdae_run_result res[2];
-  for (int k = 0; k < 2; ++k) {
-    char yaml[1024], err[1024];
-    snprintf(yaml, sizeof yaml, base, k ? "true" : "false");
-    mbdae_scenario s;
-    CU_ASSERT_EQUAL_FATAL(
-        mbdae_scenario_load_string(NULL, "kinred", yaml, NULL, 0, &s, err, sizeof err), 0);
-    mbdae_run_config cfg;
-    mbdae_run_config_default(&cfg, &s);
-    CU_ASSERT_EQUAL(mbdae_scenario_run(&s, &cfg, &res[k], err, sizeof err), MBDAE_OK);
-    mbdae_scenario_free(&s);
-  }
+  run_small_net("arkode_reduce: false", &res[0]);
+  run_small_net("arkode_reduce: true", &res[1]);
   CU_ASSERT(res[0].stats.steps > 5);
   CU_ASSERT_EQUAL(res[0].stats.steps, res[1].stats.steps);
   CU_ASSERT_EQUAL(res[0].stats.newton_iters, res[1].stats.newton_iters);
@@ -160,11 +177,38 @@ static void test_net_same_run(void) {
               1e-10 * (1.0 + fabs(res[0].inv[i].end)));
 }
 
+/* the same 6 x 6 net with the Newton systems solved in the multipliers
+ * (solver/multiplier_newton.c): a modified Newton that drops only the
+ * tension coupling between the velocities, (gamma h) 2 lambda I per string
+ * against m / (gamma h), so the same steps and Newton iterations as the
+ * exact matrix, and the end invariants within the run's tolerance */
+static void test_net_multiplier_newton(void) {
+  mbdae_run_result res[2];
+  run_small_net("arkode_newton: full", &res[0]);
+  run_small_net("arkode_newton: multiplier", &res[1]);
+  CU_ASSERT(res[0].stats.steps > 5);
+  CU_ASSERT(labs(res[0].stats.steps - res[1].stats.steps) <= 1);
+  CU_ASSERT(labs(res[0].stats.newton_iters - res[1].stats.newton_iters) <=
+            res[0].stats.newton_iters / 10);
+  CU_ASSERT_EQUAL_FATAL(res[0].ninv, res[1].ninv);
+  CU_ASSERT(res[0].ninv > 0);
+  for (int i = 0; i < res[0].ninv; ++i) {
+    double d = fabs(res[0].inv[i].end - res[1].inv[i].end);
+    if (!(d <= 1e-5 * (1e-3 + fabs(res[0].inv[i].end))))
+      printf("\n  invariant %d: %.10g full, %.10g multiplier\n", i, res[0].inv[i].end,
+             res[1].inv[i].end);
+    CU_ASSERT(d <= 1e-5 * (1e-3 + fabs(res[0].inv[i].end)));
+  }
+}
+
 int main(void) {
   static const mbdae_test tests[] = {
     {"reduced solve = dense LU (colamd)", test_solve_colamd},
     {"reduced solve = dense LU (metis)", test_solve_metis},
+    {"solve in the multipliers = dense LU (diagonal velocity block)", test_solve_multipliers},
     {"6 x 6 net: the same run with and without the reduction", test_net_same_run},
+    {"6 x 6 net: the same run with the Newton systems in the multipliers",
+     test_net_multiplier_newton},
     {NULL, NULL}};
   return mbdae_test_main("kinematic_reduction", tests);
 }

@@ -52,6 +52,16 @@ typedef enum {
   MBDAE_ARKODE_TRBDF2           /**< order 2, 3 stages (TR-BDF2) */
 } mbdae_arkode_table;
 
+/** Newton system of method arkode on a DAE form with KLU and the kinematic
+ * rows eliminated (doc/arkode.md, "Newton in the multipliers"). */
+typedef enum {
+  MBDAE_ARKODE_NEWTON_FULL = 0,   /**< the exact Newton matrix (default) */
+  MBDAE_ARKODE_NEWTON_MULTIPLIER  /**< the velocities eliminated through the diagonal
+                                       of their block: one factorisation in the
+                                       multipliers; a modified Newton where that
+                                       block is not diagonal */
+} mbdae_arkode_newton;
+
 /** First step of an implicit integrator after an event's re-initialisation
  * (doc/engine.md, "Restarts"), unless mbdae_options::restart_step > 0 fixes it. */
 typedef enum {
@@ -235,6 +245,8 @@ typedef struct mbdae_options {
                                 setups (0, the default: ARKODE's 20) */
   int arkode_jac_every;      /**< arkode: at most this many steps between Jacobian
                                 evaluations (0, the default: ARKODE's 51) */
+  mbdae_arkode_newton arkode_newton; /**< arkode on a DAE form with KLU and
+                                arkode_reduce: the Newton system (default FULL) */
 } mbdae_options;
 /** @var mbdae_options::t0
  *  start time */
