@@ -12,6 +12,7 @@
 #include "testutil.h"
 
 static const mbdae_model_kind *K = &mbdae_model_billiard;
+#define PI_TEST 3.14159265358979323846
 
 static void jac_for(mbdae_method method) {
   billiard_params p;
@@ -152,6 +153,91 @@ static void test_handler_contacts(void) {
   K->destroy(&m);
 }
 
+/* A ball at the vertex of the centre's wedge (touching both arms) with the
+ * drive stopped or moving: the model for the cascade tests below. */
+static mbdae_model *corner_model(double slope, double e, double amplitude, double *y) {
+  billiard_params p;
+  billiard_params_default(&p);
+  p.shape = BILLIARD_WEDGE;
+  p.wedge_slope = slope;
+  p.amplitude = amplitude;
+  p.friction = 0;
+  p.restitution = e;
+  p.low_speed_rule = BILLIARD_RULE_NONE;
+  p.x0 = 0.0;
+  p.y0 = p.wedge_c + 2.0 * p.radius * sqrt(1 + slope * slope);
+  mbdae_options o;
+  mbdae_options_default(&o);
+  o.method = MBDAE_METHOD_CVODE_ADAMS;
+  mbdae_model *m = NULL;
+  CU_ASSERT_EQUAL(K->create(&p, &o, &m, NULL), MBDAE_OK);
+  if (!m) return NULL;
+  y[0] = 0.0;
+  y[1] = p.wedge_c + p.radius * sqrt(1 + slope * slope);
+  y[2] = y[4] = 0.0;
+  y[3] = -0.5;
+  return m;
+}
+
+/* Elastic, frictionless, straight down into a corner of opening pi/N: the
+ * unfolded corner tiles the plane with 2N copies, so the ball is reflected N
+ * times and leaves straight up at the same speed (N = 10: more impacts than
+ * the 8 passes the handler once stopped after, silently). */
+static void test_corner_ten_reflections(void) {
+  double y[5];
+  mbdae_model *m = corner_model(1.0 / tan(PI_TEST / 20.0), 1.0, 0.0, y);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  double g[2];
+  CU_ASSERT_EQUAL(billiard_gaps(m, 0.0, y, g, NULL), 0);
+  MBDAE_ASSERT_ABS(g[0], 0.0, 1e-15);
+  MBDAE_ASSERT_ABS(g[1], 0.0, 1e-15);
+  int dirs[2] = {-1, -1};
+  mbdae_event_info info;
+  memset(&info, 0, sizeof info);
+  CU_ASSERT_EQUAL(billiard_handle_event(m, 0.0, y, NULL, dirs, &info), MBDAE_EVENT_CONTINUE);
+  MBDAE_ASSERT_ABS(y[2], 0.0, 1e-13);
+  MBDAE_ASSERT_ABS(y[3], 0.5, 1e-13);
+  /* the same with the impacts cut to 8: a loud failure naming t and the
+   * contact still approaching, never a ball left moving into an arm */
+  y[2] = 0.0;
+  y[3] = -0.5;
+  m->max_impacts = 8;
+  memset(&info, 0, sizeof info);
+  CU_ASSERT_EQUAL(billiard_handle_event(m, 0.25, y, NULL, dirs, &info), MBDAE_ERR_EVENT_LIMIT);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(info.label);
+  CU_ASSERT_PTR_NOT_NULL(strstr(info.label, "t=0.25"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(info.label, "1 contact(s) still approach"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(info.label, "after 8 impacts"));
+  K->destroy(&m);
+}
+
+/* Plastic and frictionless, into the paper's wedge (opening 57 deg) carried
+ * by the drive: each impact projects the relative velocity onto one arm, so
+ * the approach speed shrinks by cos(57 deg) per impact and never ends; its
+ * limit, the simultaneous plastic impact on both arms, is the ball moving
+ * with the wedge: v = (drive rate, 0). 8 impacts leave 0.55^8 = 1e-2 of the
+ * approach. */
+static void test_corner_plastic_limit(void) {
+  double y[5];
+  mbdae_model *m = corner_model(1.85, 0.0, 0.01, y);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  const double t = 0.013;
+  double rate, shift = billiard_drive(m, t, &rate);
+  y[0] += shift;
+  CU_ASSERT(fabs(rate) > 0.1);
+  double g[2];
+  CU_ASSERT_EQUAL(billiard_gaps(m, t, y, g, NULL), 0);
+  MBDAE_ASSERT_ABS(g[0], 0.0, 1e-15);
+  MBDAE_ASSERT_ABS(g[1], 0.0, 1e-15);
+  int dirs[2] = {-1, 0};
+  mbdae_event_info info;
+  memset(&info, 0, sizeof info);
+  CU_ASSERT_EQUAL(billiard_handle_event(m, t, y, NULL, dirs, &info), MBDAE_EVENT_CONTINUE);
+  MBDAE_ASSERT_ABS(y[2], rate, 1e-11);
+  MBDAE_ASSERT_ABS(y[3], 0.0, 1e-11);
+  K->destroy(&m);
+}
+
 static void test_kind_tables(void) {
   CU_ASSERT_PTR_EQUAL(mbdae_model_kind_find("billiard"), K);
   CU_ASSERT_EQUAL(K->event_columns(NULL, NULL, 0), BILLIARD_EV_COUNT);
@@ -255,6 +341,9 @@ int main(void) {
                               {"jacobian DAE form", test_jacobian_dae},
                               {"bad input names the key", test_bad_input},
                               {"handler contact logic", test_handler_contacts},
+                              {"corner: ten elastic reflections, or a loud failure",
+                               test_corner_ten_reflections},
+                              {"corner: plastic cascade to its limit", test_corner_plastic_limit},
                               {"kind tables and plots", test_kind_tables},
                               {"driven parabola locks to period one", test_period_one_lock},
                               {"IDA, CVODE BDF/Adams, RK4 run the wedge", test_methods},

@@ -66,6 +66,10 @@ struct mbdae_model {
   double tail_q2[BILLIARD_TAIL];
   double tail_flight[BILLIARD_TAIL];
   double last_data[BILLIARD_EV_COUNT];
+  /* simultaneous contacts: impacts allowed at one instant (set by create from
+   * the corner angle, billiard_model.c), and the handler's failure message */
+  int max_impacts;
+  char msg[256];
 };
 
 extern const mbdae_model_kind mbdae_model_billiard;
