@@ -22,8 +22,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "nonsmooth.h"
-#include "onestep_io.h"
+#include "onestep_solver.h"
 
 static double cpu_now(void) {
   struct timespec ts;
@@ -70,20 +69,9 @@ static int replay(const char *path, double tol, int max_iter, int cold, int repe
   }
   char msg[512] = "";
   int fail = 1;
-  mbdae_index *wp = malloc(((size_t)s.nv + 1) * sizeof *wp);
-  mbdae_index *wi = malloc((size_t)s.w_nnz * sizeof *wi);
-  mbdae_index *gp = malloc(((size_t)s.nc + 1) * sizeof *gp);
-  mbdae_index *gi = malloc(((size_t)s.g_nnz + 1) * sizeof *gi);
   double *v = malloc((size_t)s.nv * sizeof *v), *P = malloc(((size_t)s.nc + 1) * sizeof *P);
   double *times = malloc((size_t)repeat * sizeof *times);
-  ns_solver *ns = NULL;
-  if (wp && wi && gp && gi && v && P && times) {
-    for (int j = 0; j <= s.nv; ++j) wp[j] = (mbdae_index)s.wp[j];
-    for (long k = 0; k < s.w_nnz; ++k) wi[k] = (mbdae_index)s.wi[k];
-    for (int i = 0; i <= s.nc; ++i) gp[i] = (mbdae_index)s.gp[i];
-    for (long k = 0; k < s.g_nnz; ++k) gi[k] = (mbdae_index)s.gi[k];
-    ns = ns_create(s.nv, wp, wi, s.nc, s.nu, gp, gi, msg, sizeof msg);
-  }
+  ns_solver *ns = v && P && times ? onestep_solver(&s, msg, sizeof msg) : NULL;
   if (ns) {
     ns_input in = {.Wx = s.wx, .w_changed = 1, .Gx = s.gx, .r = s.r, .b = s.b,
                    .in_set = s.in_set, .tol = tol, .max_iter = max_iter};
@@ -113,7 +101,7 @@ static int replay(const char *path, double tol, int max_iter, int cold, int repe
     fprintf(stderr, "%s: %s\n", path, msg[0] ? msg : "out of memory");
   }
   ns_free(&ns);
-  free(wp), free(wi), free(gp), free(gi), free(v), free(P), free(times);
+  free(v), free(P), free(times);
   onestep_free(&s);
   return fail;
 }

@@ -1,6 +1,7 @@
 /* nonsmooth.c - the one-step nonsmooth problem (nonsmooth.h): a primal-dual
  * active-set (semismooth Newton on the min-map) iteration, each iterate a
- * sparse linear system factorised by KLU, block principal pivoting once it
+ * sparse linear system factorised by ns_factor.h (CHOLMOD's LDL^T, KLU as
+ * fallback), block principal pivoting once it
  * cycles (pivot_flip), and projected Gauss-Seidel as the fallback.
  *
  * The linear system of an iterate. With A the rows taken as active, the
@@ -40,6 +41,7 @@
 #include "nonsmooth.h"
 #include "mass_factor.h"
 #include "ns_border.h"
+#include "ns_factor.h"
 
 /* Active sets remembered to detect a cycling iteration: the folded 100 x 100
  * net's step from t = 1.835 s cycled through 21 sets under the plain update,
@@ -88,8 +90,9 @@ struct ns_solver {
   double *rx;
   int *mark;                   /* assembly: position of a row in the current column */
   klu_common common;
-  klu_symbolic *rsym, *wsym;
-  klu_numeric *rnum, *wnum;
+  klu_symbolic *wsym;
+  klu_numeric *wnum;
+  ns_factor *rf;               /* the reduced system's factor */
   /* W_KK (CSC over the kept velocities) for the Gauss-Seidel fallback, and
    * Z = W_KK^-1 G_SK^T of the set's rows (nk x nset, column by row) */
   int *kp, *ki, *kwpos;
@@ -134,8 +137,7 @@ static int *int_copy(const mbdae_index *src, mbdae_index n) {
 void ns_free(ns_solver **sp) {
   if (!sp || !*sp) return;
   ns_solver *s = *sp;
-  if (s->rnum) klu_free_numeric(&s->rnum, &s->common);
-  if (s->rsym) klu_free_symbolic(&s->rsym, &s->common);
+  ns_factor_free(&s->rf);
   if (s->wnum) klu_free_numeric(&s->wnum, &s->common);
   if (s->wsym) klu_free_symbolic(&s->wsym, &s->common);
   if (s->knum) klu_free_numeric(&s->knum, &s->common);
@@ -277,6 +279,7 @@ ns_solver *ns_create(int nv, const mbdae_index *w_colptr, const mbdae_index *w_r
   if (nc > 0) {
     const size_t nr = (size_t)nc + (size_t)nv + 1, kb = NS_BORDER_MAX;
     s->bd = ns_border_create(NS_BORDER_SLOTS, NS_BORDER_MAX);
+    s->rf = ns_factor_create(NS_FACTOR_AUTO);
     s->brpos = malloc((size_t)nc * sizeof *s->brpos);
     s->bpos = malloc((size_t)nc * sizeof *s->bpos);
     s->blist = malloc(kb * sizeof *s->blist);
@@ -292,7 +295,7 @@ ns_solver *ns_create(int nv, const mbdae_index *w_colptr, const mbdae_index *w_r
     s->gsP = malloc((size_t)nc * sizeof *s->gsP);
     s->gsv = malloc((size_t)nv * sizeof *s->gsv);
     s->gsd = malloc((size_t)nc * sizeof *s->gsd);
-    if (!s->bd || !s->brpos || !s->bpos || !s->blist || !s->bslot || !s->bidx || !s->bval ||
+    if (!s->bd || !s->rf || !s->brpos || !s->bpos || !s->blist || !s->bslot || !s->bidx || !s->bval ||
         !s->bmark || !s->bV || !s->bf || !s->bg || !s->bdx || !s->bt || !s->gsP || !s->gsv || !s->gsd) {
       snprintf(msg, msglen, "out of memory creating the nonsmooth solver (nv=%d, rows=%d)", nv,
                nc);
@@ -613,32 +616,24 @@ static int active_solve(ns_solver *s, const ns_input *in, double *v, double *P) 
     return 0;
   }
   /* the same active set as the last factorisation: same pattern, refactorise
-   * with its pivot order (no allocation), unless the pivots have become poor */
-  int same = s->have_fact && s->rnum;
+   * with its analysis (and KLU's pivot order), unless the factor is poor */
+  int same = s->have_fact;
   for (int i = 0; same && i < nc; ++i) same = s->fact_on[i] == (s->rpos[i] >= 0);
-  int ok = 0;
-  if (same && klu_refactor(s->rp, s->ri, s->rx, s->rsym, s->rnum, &s->common) &&
-      klu_rcond(s->rsym, s->rnum, &s->common) && s->common.rcond > 1e-12) {
-    ok = 1;
+  if (same && ns_factor_refactor(s->rf, s->rp, s->ri, s->rx) == 0) {
     s->refactors++;
-  }
-  if (!ok) {
-    if (s->rnum) klu_free_numeric(&s->rnum, &s->common);
-    if (!same) {
-      if (s->rsym) klu_free_symbolic(&s->rsym, &s->common);
-      s->rsym = klu_analyze(s->n_red, s->rp, s->ri, &s->common);
-    }
-    s->rnum = s->rsym ? klu_factor(s->rp, s->ri, s->rx, s->rsym, &s->common) : NULL;
-    s->have_fact = s->rnum && s->common.status == KLU_OK;
-    if (!s->have_fact) return -2;
+  } else {
+    const int rc = ns_factor_factor(s->rf, s->n_red, s->na, s->rp, s->ri, s->rx, same);
+    s->have_fact = rc == 0;
+    s->base_ok = 0;
+    if (rc) return rc == -3 ? -3 : -2;
     s->factors++;
     for (int i = 0; i < nc; ++i) s->fact_on[i] = s->rpos[i] >= 0;
   }
   /* this factor is the base of the next iterates' bordered solves */
   memcpy(s->brpos, s->rpos, (size_t)nc * sizeof *s->brpos);
   s->bna = s->na;
-  s->base_ok = s->bd && ns_border_rebase(s->bd, s->n_red, s->rsym, s->rnum, &s->common) == 0;
-  if (!klu_solve(s->rsym, s->rnum, s->n_red, 1, s->rhs, &s->common)) return -2;
+  s->base_ok = s->bd && ns_border_rebase(s->bd, s->n_red, s->rf) == 0;
+  if (ns_factor_solve(s->rf, 1, s->rhs)) return -2;
   memcpy(s->bt, s->rhs, (size_t)s->n_red * sizeof *s->bt);
   reduced_velocities(s, in, s->rhs, v);
   for (int i = 0; i < nc; ++i) P[i] = s->rpos[i] >= 0 ? s->rhs[s->rpos[i]] : 0.0;
@@ -654,8 +649,7 @@ static int active_refine(ns_solver *s, const ns_input *in, double *v, double *P)
   for (int i = 0; i < s->nc; ++i)
     if (s->rpos[i] >= 0) s->rhs[s->rpos[i]] = NS_EPS_REL * s->dii[i] * P[i];
   for (int kc = 0; kc < s->nk; ++kc) s->rhs[s->na + kc] = 0.0;
-  if (s->cur_bordered ? border_apply(s, s->rhs) != 0
-                      : !klu_solve(s->rsym, s->rnum, s->n_red, 1, s->rhs, &s->common))
+  if (s->cur_bordered ? border_apply(s, s->rhs) != 0 : ns_factor_solve(s->rf, 1, s->rhs) != 0)
     return -2;
   for (int j = 0; j < s->nv; ++j) {
     if (s->kpos[j] >= 0) {
@@ -1048,4 +1042,29 @@ int ns_solve(ns_solver *s, const ns_input *in, double *v, double *P, ns_result *
              res->iterations, max_iter, cycled ? ", twice after a cycle" : "", res->sweeps, res->residual, tolw,
              in->tol, vref, nset);
   return rc;
+}
+
+int ns_last_reduced(const ns_solver *s, int *na, const int **colptr, const int **rowind,
+                    const double **values) {
+  if (!s->have_fact) return 0;
+  *na = s->bna;
+  *colptr = s->rp;
+  *rowind = s->ri;
+  *values = s->rx;
+  return s->bna + s->nk;
+}
+
+int ns_set_factor(ns_solver *s, ns_factor_kind kind) {
+  if (s->nc == 0) return 0;
+  ns_factor *f = ns_factor_create(kind);
+  if (!f) return -3;
+  ns_factor_free(&s->rf);
+  s->rf = f;
+  s->have_fact = 0;
+  s->base_ok = 0;
+  return 0;
+}
+
+ns_factor_kind ns_factor_used(const ns_solver *s) {
+  return s->rf && s->have_fact ? ns_factor_current(s->rf) : NS_FACTOR_AUTO;
 }

@@ -8,9 +8,10 @@
  *     rows outside the index set:               P_i = 0
  *
  * W (nv x nv, symmetric positive definite, CSC) and G (nc x nv, CSR) have
- * fixed patterns: the KKT matrix [W, -G^T; G_on, E] (E = eps on the rows
- * taken as active, 1 on the others) is analysed by KLU once and only
- * refactorised. A primal-dual active-set iteration (the semismooth Newton
+ * fixed patterns; each active set's reduced system (the Delassus matrix of
+ * the active rows bordered by the velocities not eliminated, nonsmooth.c)
+ * is factorised by ns_factor.h (CHOLMOD's LDL^T, KLU) and later iterates are
+ * bordered solves on that factor (ns_border.h). A primal-dual active-set iteration (the semismooth Newton
  * method on min(P, c w) = 0) decides the active rows, warm-started from the
  * previous impulses; after an infeasible iterate, Gauss-Seidel sweeps from
  * it predict the rows a taut front is about to pull (nonsmooth.c,
@@ -29,6 +30,7 @@
 #include <stddef.h>
 
 #include "mbdae/problem.h"
+#include "ns_factor.h"
 
 /* Relative regularisation of active rows (see above). */
 #define NS_EPS_REL 1e-12
@@ -87,5 +89,22 @@ int ns_iteration_cap(int max_iter, int nset);
  * -3 out of memory. */
 int ns_solve(ns_solver *s, const ns_input *in, double *v, double *P,
              ns_result *res, char *msg, size_t msglen);
+
+/* The factorisation of the reduced systems (ns_factor.h; NS_FACTOR_AUTO
+ * unless set, e.g. by a test forcing one implementation). Returns 0, or -3
+ * when out of memory (the solver keeps its previous factorisation). */
+int ns_set_factor(ns_solver *s, ns_factor_kind kind);
+
+/* The implementation that factorised the last reduced system
+ * (NS_FACTOR_AUTO when there is none). */
+ns_factor_kind ns_factor_used(const ns_solver *s);
+
+/* The reduced system last factorised by ns_solve (nonsmooth.c's file
+ * comment), for benchmarks of its factorisation: n x n in CSC with both
+ * triangles, the na active rows first, then the kept velocities. Returns n
+ * (0 when nothing has been factorised); the arrays belong to the solver and
+ * stay valid until its next ns_solve. */
+int ns_last_reduced(const ns_solver *s, int *na, const int **colptr, const int **rowind,
+                    const double **values);
 
 #endif

@@ -1,4 +1,4 @@
-/* ns_border.c - bordered solves on a KLU-factorised base (ns_border.h). */
+/* ns_border.c - bordered solves on a factorised base (ns_border.h). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +14,7 @@ struct ns_border {
   int slots_now;            /* the slots a base of this size may use */
   /* the base */
   int n;
-  klu_symbolic *sym;
-  klu_numeric *num;
-  klu_common *common;
+  ns_factor *fac;
   /* kept columns: name, sparse u in the pool, z = M_B^-1 u (n each) */
   int used, solved;         /* slots [solved, used) hold u, not yet z */
   int *id, *ustart, *unnz;
@@ -60,8 +58,7 @@ ns_border *ns_border_create(int slots, int k_max) {
   return b;
 }
 
-int ns_border_rebase(ns_border *b, int n, klu_symbolic *sym, klu_numeric *num,
-                     klu_common *common) {
+int ns_border_rebase(ns_border *b, int n, ns_factor *fac) {
   b->used = 0;
   b->solved = 0;
   b->pool_len = 0;
@@ -79,9 +76,7 @@ int ns_border_rebase(ns_border *b, int n, klu_symbolic *sym, klu_numeric *num,
     }
   }
   b->n = n;
-  b->sym = sym;
-  b->num = num;
-  b->common = common;
+  b->fac = fac;
   return 0;
 }
 
@@ -127,11 +122,10 @@ static double u_dot(const ns_border *b, int p, const double *x) {
 
 int ns_border_prepare(ns_border *b, int k, const int *slots, const double *V) {
   if (k > b->k_max) return -1;
-  /* the new columns' solves at once: KLU sweeps its factors once for up to
-   * four right-hand sides */
+  /* the new columns' solves at once (a block solve sweeps the factor once
+   * for several right-hand sides) */
   if (b->solved < b->used) {
-    if (!klu_solve(b->sym, b->num, b->n, b->used - b->solved, b->z + (size_t)b->solved * (size_t)b->n,
-                   b->common))
+    if (ns_factor_solve(b->fac, b->used - b->solved, b->z + (size_t)b->solved * (size_t)b->n))
       return -2;
     b->solved = b->used;
   }
@@ -172,7 +166,7 @@ int ns_border_prepare(ns_border *b, int k, const int *slots, const double *V) {
 }
 
 int ns_border_apply(ns_border *b, double *f, double *g) {
-  if (b->n > 0 && !klu_solve(b->sym, b->num, b->n, 1, f, b->common)) return -2;
+  if (b->n > 0 && ns_factor_solve(b->fac, 1, f)) return -2;
   ns_border_apply_solved(b, f, g);
   return 0;
 }

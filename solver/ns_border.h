@@ -1,5 +1,5 @@
 /* ns_border.h - solves with a symmetric matrix that differs from a
- * KLU-factorised one by a few added and removed rows and columns, without
+ * factorised one (ns_factor.h) by a few added and removed rows and columns, without
  * factorising it (a bordered system solved through its capacitance matrix,
  * the Schur complement of the border).
  *
@@ -21,7 +21,7 @@
 #ifndef MBDAE_NS_BORDER_H
 #define MBDAE_NS_BORDER_H
 
-#include <klu.h>
+#include "ns_factor.h"
 
 typedef struct ns_border ns_border;
 
@@ -31,12 +31,11 @@ typedef struct ns_border ns_border;
 ns_border *ns_border_create(int slots, int k_max);
 void ns_border_free(ns_border **b);
 
-/* A new base (n unknowns, factorised by KLU: sym, num with common; the
- * pointers are borrowed and must stay valid until the next rebase): drops
- * every kept column. Returns 0, or -1 when out of memory (then every
- * ns_border_add fails until a rebase succeeds). */
-int ns_border_rebase(ns_border *b, int n, klu_symbolic *sym, klu_numeric *num,
-                     klu_common *common);
+/* A new base (n unknowns, factorised by fac, borrowed: its factor must
+ * stay valid until the next rebase): drops every kept column. Returns 0,
+ * or -1 when out of memory (then every ns_border_add fails until a rebase
+ * succeeds). */
+int ns_border_rebase(ns_border *b, int n, ns_factor *fac);
 
 /* The slot of the border column named id, or -1 if it is not kept. */
 int ns_border_find(const ns_border *b, int id);
@@ -49,18 +48,18 @@ int ns_border_add(ns_border *b, int id, int nnz, const int *idx, const double *v
 
 /* The border of the k columns in slots[] with the block V (k x k, column
  * major): solves the new columns, forms S and factorises it. Returns 0, -1
- * if k > k_max, -2 if a KLU solve fails or S is singular or not finite. */
+ * if k > k_max, -2 if the base's solve fails or S is singular or not finite. */
 int ns_border_prepare(ns_border *b, int k, const int *slots, const double *V);
 
 /* Solve the prepared bordered system: f (n) holds the base's right-hand side
  * on entry and x on return, g (k) holds the border's right-hand side on entry
- * and y on return. Returns 0, or -2 when the KLU solve fails. */
+ * and y on return. Returns 0, or -2 when the base's solve fails. */
 int ns_border_apply(ns_border *b, double *f, double *g);
 
 /* ns_border_apply with f already solved by the base (on entry M_B^-1 f, on
  * return x): a border that changes while the base's right-hand side does not
  * (the iterates of one nonsmooth solve) reuses the base's own solution
- * instead of a KLU solve per iterate. */
+ * instead of a solve per iterate. */
 void ns_border_apply_solved(ns_border *b, double *f, double *g);
 
 #endif

@@ -190,7 +190,8 @@ static void test_gauss_seidel_fallback(void) {
   CU_ASSERT(fell_back > 5);
 }
 
-/* A non-diagonal W (KLU path): one contact on a coupled pair. */
+/* A non-diagonal W (KLU path: 3 unknowns, below ns_factor's LDL^T bound):
+ * one contact on a coupled pair. */
 static void test_nondiagonal_w(void) {
   const mbdae_index cp[3] = {0, 2, 4}, ri[4] = {0, 1, 0, 1};
   const double Wx[4] = {2.0, 1.0, 1.0, 2.0};
@@ -206,6 +207,7 @@ static void test_nondiagonal_w(void) {
   double v[2], P[1] = {0};
   ns_result res;
   CU_ASSERT_EQUAL_FATAL(ns_solve(s, &in, v, P, &res, msg, sizeof msg), 0);
+  CU_ASSERT_EQUAL(ns_factor_used(s), NS_FACTOR_KLU);
   /* v0 = 0: 2 v0 + v1 = -3 + P, v0 + 2 v1 = 0 -> v1 = 0, P = 3 */
   MBDAE_ASSERT_ABS(v[0], 0.0, 1e-10);
   MBDAE_ASSERT_ABS(v[1], 0.0, 1e-10);
@@ -221,11 +223,30 @@ static void test_nondiagonal_w(void) {
  * start violated (b = 0.02 against g.W_KK^-1 r_K = -0.05) and are released
  * as the A rows push the body. Closed form with A active and B not:
  * u = W_KK^-1 r_K, c = g.W_KK^-1 g, P_A = p = (1 - g.u) / (1 + NA c),
- * v_A = -1 + p, v_K = u + NA p W_KK^-1 g; and the LCP conditions row by row. */
+ * v_A = -1 + p, v_K = u + NA p W_KK^-1 g; and the LCP conditions row by row.
+ * coupled_body: the same with na + nb rows, max_iter active-set iterates
+ * and the reduced systems factorised by kind (ns_set_factor); the last one
+ * must have been factorised by used. */
 #define NA 4000
 #define NB 4000
 #define MB 1.0e4
+static void coupled_body(int NA_, int NB_, int max_iter, ns_factor_kind kind, ns_factor_kind used);
 static void test_sparse_fallback_coupled_body(void) {
+  coupled_body(NA, NB, 0, NS_FACTOR_AUTO, NS_FACTOR_AUTO);
+}
+
+/* The coupled body by the active-set iteration, its reduced systems (the
+ * body's three velocities kept: quasi-definite) factorised by KLU, by
+ * CHOLMOD's LDL^T and by the default choice (LDL^T at this size). */
+static void test_coupled_body_both_factorisations(void) {
+  coupled_body(1000, 50, 50, NS_FACTOR_KLU, NS_FACTOR_KLU);
+  coupled_body(1000, 50, 50, NS_FACTOR_LDL, NS_FACTOR_LDL);
+  coupled_body(1000, 50, 50, NS_FACTOR_AUTO, NS_FACTOR_LDL);
+}
+
+#undef NA
+#undef NB
+static void coupled_body(int NA, int NB, int max_iter, ns_factor_kind kind, ns_factor_kind used) {
   const int np = NA + NB, nv = np + 3, nc = NA + NB;
   const double wkk[9] = {2.0 * MB, 0.5 * MB, 0.0, 0.5 * MB, 2.0 * MB, 0.3 * MB,
                          0.0,      0.3 * MB, 1.0 * MB}; /* symmetric, by columns */
@@ -260,19 +281,27 @@ static void test_sparse_fallback_coupled_body(void) {
     in_set[i] = 1;
   }
   gp[nc] = k;
-  CU_ASSERT((double)nv * (double)nc > 5e7); /* refused by the former dense fallback */
+  if (max_iter == 0) /* refused by the former dense fallback */
+    CU_ASSERT((double)nv * (double)nc > 5e7);
   char msg[512];
   ns_solver *s = ns_create(nv, wp, wi, nc, nc, gp, gi, msg, sizeof msg);
   CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  CU_ASSERT_EQUAL_FATAL(ns_set_factor(s, kind), 0);
   ns_input in = {.Wx = Wx, .w_changed = 1, .Gx = Gx, .r = r, .b = b, .in_set = in_set,
-                 .tol = 1e-12, .max_iter = 0};
+                 .tol = 1e-12, .max_iter = max_iter};
   ns_result res;
   int rc = ns_solve(s, &in, v, P, &res, msg, sizeof msg);
   if (rc) printf("\n  %s\n", msg);
   CU_ASSERT_EQUAL_FATAL(rc, 0);
-  CU_ASSERT_EQUAL(res.iterations, 0);
-  CU_ASSERT(res.sweeps > 0);
-  printf("\n  %d rows, %d Gauss-Seidel sweeps, residual %.2e\n", nc, res.sweeps, res.residual);
+  CU_ASSERT_EQUAL(ns_factor_used(s), used);
+  if (max_iter == 0) {
+    CU_ASSERT_EQUAL(res.iterations, 0);
+    CU_ASSERT(res.sweeps > 0);
+  } else {
+    CU_ASSERT_EQUAL(res.sweeps, 0);
+  }
+  printf("\n  %d rows, %d iterates, %d Gauss-Seidel sweeps, residual %.2e\n", nc, res.iterations,
+         res.sweeps, res.residual);
   /* the closed form: W_KK^-1 g by a dense solve */
   double A[9], y[3] = {g[0], g[1], g[2]};
   for (int rr = 0; rr < 3; ++rr)
@@ -579,6 +608,7 @@ int main(void) {
     {"Gauss-Seidel fallback", test_gauss_seidel_fallback},
     {"non-diagonal W", test_nondiagonal_w},
     {"sparse Gauss-Seidel with a coupled body", test_sparse_fallback_coupled_body},
+    {"coupled body by KLU and by LDL^T", test_coupled_body_both_factorisations},
     {"active-set cap scales with the set", test_iteration_cap_scales},
     {"flat chain moving along its normal", test_flat_chain_moving_along_normal},
     {"cycling active set", test_cycling_active_set},

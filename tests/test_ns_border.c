@@ -1,5 +1,6 @@
-/* test_ns_border.c - bordered solves on a factorised base (solver/ns_border.c)
- * against a fresh KLU factorisation and an independent dense solve, on a
+/* test_ns_border.c - bordered solves on a factorised base (solver/ns_border.c;
+ * the base factorised by ns_factor.h's KLU and by its LDL^T) against a
+ * fresh KLU factorisation and an independent dense solve, on a
  * sequence of active sets that add and drop rows of a symmetric
  * quasi-definite matrix [A C; C^T -W] (the shape of the reduced system of
  * solver/nonsmooth.c), each with a known answer x_true. */
@@ -68,7 +69,7 @@ static void sub_csc(int n, const int *idx, int *Ap, int *Ai, double *Ax) {
   Ap[n] = pos;
 }
 
-static void test_sequence_against_fresh_and_dense(void) {
+static void sequence_against_fresh_and_dense(ns_factor_kind kind) {
   build_matrix();
   /* the base: rows 0..7 */
   int base_on[NR] = {0}, bidx[NT], bpos[NT];
@@ -81,12 +82,13 @@ static void test_sequence_against_fresh_and_dense(void) {
   sub_csc(nb, bidx, Ap, Ai, Ax);
   klu_common common;
   klu_defaults(&common);
-  klu_symbolic *sym = klu_analyze(nb, Ap, Ai, &common);
-  klu_numeric *num = sym ? klu_factor(Ap, Ai, Ax, sym, &common) : NULL;
-  CU_ASSERT_PTR_NOT_NULL_FATAL(num);
+  ns_factor *fac = ns_factor_create(kind);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(fac);
+  CU_ASSERT_EQUAL_FATAL(ns_factor_factor(fac, nb, nb - NK, Ap, Ai, Ax, 0), 0);
+  CU_ASSERT_EQUAL(ns_factor_current(fac), kind);
   ns_border *bd = ns_border_create(16, 12);
   CU_ASSERT_PTR_NOT_NULL_FATAL(bd);
-  CU_ASSERT_EQUAL(ns_border_rebase(bd, nb, sym, num, &common), 0);
+  CU_ASSERT_EQUAL(ns_border_rebase(bd, nb, fac), 0);
 
   /* the sequence: +8; -2; +9 +10 -5; -8 (added, then dropped); +2 (a
    * removed base row back); +11 +12 +13 -0 -1 -3; the base again.
@@ -163,7 +165,7 @@ static void test_sequence_against_fresh_and_dense(void) {
     double tb[NT], gb[NT];
     for (int p = 0; p < nb; ++p) tb[p] = pos[bidx[p]] >= 0 ? f[pos[bidx[p]]] : 1.0 + p;
     for (int c = 0; c < k; ++c) gb[c] = on[list[c]] ? f[pos[list[c]]] : 0.0;
-    CU_ASSERT_FATAL(klu_solve(sym, num, nb, 1, tb, &common));
+    CU_ASSERT_EQUAL_FATAL(ns_factor_solve(fac, 1, tb), 0);
     ns_border_apply_solved(bd, tb, gb);
     for (int p = 0; p < nb; ++p)
       if (pos[bidx[p]] >= 0) MBDAE_ASSERT_ABS(tb[p], x[pos[bidx[p]]], 1e-11);
@@ -196,9 +198,11 @@ static void test_sequence_against_fresh_and_dense(void) {
    * a new id, but -2, -5, +8, +9, +10 recur over later steps */
   CU_ASSERT(reused >= 8);
   ns_border_free(&bd);
-  klu_free_numeric(&num, &common);
-  klu_free_symbolic(&sym, &common);
+  ns_factor_free(&fac);
 }
+
+static void test_sequence_klu(void) { sequence_against_fresh_and_dense(NS_FACTOR_KLU); }
+static void test_sequence_ldl(void) { sequence_against_fresh_and_dense(NS_FACTOR_LDL); }
 
 /* Slots run out: ns_border_add says so (-1), and a rebase frees them;
  * a border longer than k_max is refused by ns_border_prepare. */
@@ -210,14 +214,12 @@ static void test_slots_and_limits(void) {
   int Ap[NT + 1], Ai[NT * NT];
   double Ax[NT * NT];
   sub_csc(n, idx, Ap, Ai, Ax);
-  klu_common common;
-  klu_defaults(&common);
-  klu_symbolic *sym = klu_analyze(n, Ap, Ai, &common);
-  klu_numeric *num = sym ? klu_factor(Ap, Ai, Ax, sym, &common) : NULL;
-  CU_ASSERT_PTR_NOT_NULL_FATAL(num);
+  ns_factor *fac = ns_factor_create(NS_FACTOR_AUTO);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(fac);
+  CU_ASSERT_EQUAL_FATAL(ns_factor_factor(fac, n, n - NK, Ap, Ai, Ax, 0), 0);
   ns_border *bd = ns_border_create(2, 2);
   CU_ASSERT_PTR_NOT_NULL_FATAL(bd);
-  CU_ASSERT_EQUAL(ns_border_rebase(bd, n, sym, num, &common), 0);
+  CU_ASSERT_EQUAL(ns_border_rebase(bd, n, fac), 0);
   const double one = 1.0;
   int p0 = 0, p1 = 1, p2 = 2;
   CU_ASSERT_EQUAL(ns_border_add(bd, 100, 1, &p0, &one), 0);
@@ -227,7 +229,7 @@ static void test_slots_and_limits(void) {
   int slots[3] = {0, 1, 0};
   double V[9] = {0};
   CU_ASSERT_EQUAL(ns_border_prepare(bd, 3, slots, V), -1);
-  CU_ASSERT_EQUAL(ns_border_rebase(bd, n, sym, num, &common), 0);
+  CU_ASSERT_EQUAL(ns_border_rebase(bd, n, fac), 0);
   CU_ASSERT_EQUAL(ns_border_find(bd, 101), -1);
   CU_ASSERT_EQUAL(ns_border_add(bd, 102, 1, &p2, &one), 0);
   /* the same unit column twice makes S singular */
@@ -236,14 +238,13 @@ static void test_slots_and_limits(void) {
   CU_ASSERT_EQUAL(ns_border_prepare(bd, 2, twice, V), -2);
   ns_border_free(&bd);
   ns_border_free(&bd);
-  klu_free_numeric(&num, &common);
-  klu_free_symbolic(&sym, &common);
+  ns_factor_free(&fac);
 }
 
 int main(void) {
   static const mbdae_test tests[] = {
-      {"added and removed rows against fresh and dense solves",
-       test_sequence_against_fresh_and_dense},
+      {"added and removed rows against fresh and dense solves (KLU base)", test_sequence_klu},
+      {"added and removed rows against fresh and dense solves (LDL^T base)", test_sequence_ldl},
       {"slots, border limit and a singular border", test_slots_and_limits},
       {NULL, NULL}};
   return mbdae_test_main("ns_border", tests);
