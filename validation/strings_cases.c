@@ -29,10 +29,11 @@ static double mean_order(const mbdae_stats *st) {
 }
 
 /* Event-mode bola (the seed's sec. 3.3 set-up, e = 0.15) with one method;
- * formulation 1: ggl (IDA), with its constraint drift in the taut phase. */
-static int bola_event_case(mbdae_validation_report *rep, mbdae_method method,
-                           mbdae_linsol linsol, double rtol, const char *tag,
-                           int formulation) {
+ * formulation 1: ggl (IDA), with its constraint drift in the taut phase;
+ * newton: method arkode's Newton system on the DAE form. */
+static int bola_event_case_newton(mbdae_validation_report *rep, mbdae_method method,
+                                  mbdae_linsol linsol, double rtol, const char *tag,
+                                  int formulation, mbdae_arkode_newton newton) {
   snm_params p;
   strings_seed_bola(&p);
   p.hold = SN_HOLD_EVENT;
@@ -50,6 +51,7 @@ static int bola_event_case(mbdae_validation_report *rep, mbdae_method method,
   o.rtol = rtol;
   o.atol = 1e-12;
   o.rk4_step = 1e-4;
+  o.arkode_newton = newton;
   memset(&g_log, 0, sizeof g_log);
   g_log.ref = &b;
   const double probes[] = {0.3, 1.0, 1.3, 2.0, 3.0};
@@ -120,6 +122,13 @@ static int bola_event_case(mbdae_validation_report *rep, mbdae_method method,
   return 0;
 }
 
+static int bola_event_case(mbdae_validation_report *rep, mbdae_method method,
+                           mbdae_linsol linsol, double rtol, const char *tag,
+                           int formulation) {
+  return bola_event_case_newton(rep, method, linsol, rtol, tag, formulation,
+                                MBDAE_ARKODE_NEWTON_FULL);
+}
+
 static int case_bola_event_ida(mbdae_validation_report *rep) {
   return bola_event_case(rep, MBDAE_METHOD_IDA, MBDAE_LINSOL_KLU, 1e-10, "IDA+KLU", 0);
 }
@@ -131,6 +140,11 @@ static int case_bola_event_arkode(mbdae_validation_report *rep) {
 }
 static int case_bola_event_arkode_klu(mbdae_validation_report *rep) {
   return bola_event_case(rep, MBDAE_METHOD_ARKODE, MBDAE_LINSOL_KLU, 1e-10, "ARKODE+KLU", 0);
+}
+static int case_bola_event_arkode_mult(mbdae_validation_report *rep) {
+  return bola_event_case_newton(rep, MBDAE_METHOD_ARKODE, MBDAE_LINSOL_KLU, 1e-10,
+                                "ARKODE+KLU multiplier", 0,
+                                MBDAE_ARKODE_NEWTON_MULTIPLIER);
 }
 static int case_bola_event_ida_ggl(mbdae_validation_report *rep) {
   return bola_event_case(rep, MBDAE_METHOD_IDA, MBDAE_LINSOL_KLU, 1e-10, "IDA+KLU GGL", 1);
@@ -296,6 +310,10 @@ const mbdae_validation_case mbdae_validation_strings[] = {
   {"strings_bola_event_arkode_klu", "the same bola, the DAE form in ARKODE through its "
                                     "completion (Newton on the DAE's KLU Jacobian)",
    case_bola_event_arkode_klu},
+  {"strings_bola_event_arkode_mult", "the same bola, the DAE form in ARKODE with each Newton "
+                                     "system solved in the multipliers (arkode_newton "
+                                     "multiplier)",
+   case_bola_event_arkode_mult},
   {"strings_baumgarte_restitution",
    "Baumgarte string (capps eq. 3.2): contact time and effective restitution vs the damped "
    "oscillator closed form",
