@@ -73,6 +73,21 @@
  * rows; then the plain update (and pivoting after a cycle) finishes the
  * solve, as it did before the prediction. */
 #define NS_FRONT_TRIES 3
+/* The prediction is used on an iterate that leaves more than NS_FRONT_ROWS
+ * infeasible rows (a wide front), or once the plain update has taken
+ * NS_FRONT_DEEP iterates in the solve (a deep one: a chain pulled at one
+ * end turns taut one link per iterate). Elsewhere its sweeps cost more than
+ * the iterates they save. Measured on every step of the capture, each solved
+ * both ways (30 x 30 over 10 s, 10 x 10 over 3 s): with the prediction after
+ * every infeasible iterate 24.2 / 0.50 CPU s in the solves against 23.4 /
+ * 0.40 without it; gated on the first iterate's count, best from 30 to 80
+ * rows (64: 20.6 / 0.385); gated per iterate at 64, 21.6 against 23.0 for the
+ * first-iterate gate and 26.4 ungated on the same steps, 0.378 on the
+ * 10 x 10. With at most 64 infeasible rows first, 63 of the 10,000 30 x 30
+ * solves and 28 of the 3,000 10 x 10 ones needed more than 6 plain iterates
+ * (0.4 s and 0.013 s of their solves). */
+#define NS_FRONT_ROWS 64
+#define NS_FRONT_DEEP 6
 
 struct ns_solver {
   int nv, nc, nu, n;
@@ -979,15 +994,17 @@ int ns_solve(ns_solver *s, const ns_input *in, double *v, double *P, ns_result *
   const int max_iter = ns_iteration_cap(in->max_iter, nset);
   int nring = 0, cycled = 0;
   pivot_rule pr = {.best = INT32_MAX};
-  /* front_flip while the count of infeasible rows keeps reaching a new
-   * least (NS_FRONT_TRIES iterates without one end it for this solve) */
-  int front_best = INT32_MAX, front_tries = NS_FRONT_TRIES;
+  /* front_flip on a wide or deep front (NS_FRONT_ROWS, NS_FRONT_DEEP) while
+   * the count of infeasible rows keeps reaching a new least (NS_FRONT_TRIES
+   * iterates of it without one end it for this solve); front_last: the last
+   * update was front_flip's */
+  int front_best = INT32_MAX, front_tries = NS_FRONT_TRIES, front_last = 0;
   /* after a cycle, pivoting (pivot_flip) may use as many iterates again */
   for (int it = 1; it <= (cycled && max_iter <= INT32_MAX / 2 ? 2 * max_iter : max_iter); ++it) {
     if (!cycled) {
       uint64_t h = set_hash(s, in->in_set);
       for (int r = 0; r < nring && r < NS_CYCLE_MEMORY; ++r)
-        if (s->ring[r] == h) cycled = 1;
+        if (s->ring[r] == h) cycled = res->cycled = 1;
       if (!cycled) s->ring[nring++ % NS_CYCLE_MEMORY] = h;
     }
     int rc = active_solve(s, in, v, P);
@@ -1004,12 +1021,17 @@ int ns_solve(ns_solver *s, const ns_input *in, double *v, double *P, ns_result *
     if (front_tries > 0 && infeasible < front_best) {
       front_best = infeasible;
       front_tries = NS_FRONT_TRIES;
-    } else if (front_tries > 0) {
-      front_tries--; /* at 0 the prediction is off for the rest of the solve */
+    } else if (front_last && front_tries > 0 && --front_tries == 0) {
+      res->front_stopped = 1; /* the prediction is off for the rest of the solve */
     }
     /* front_flip may keep every infeasible row (the sweeps load them):
      * then the plain update, which always moves an infeasible row */
-    if (!cycled && !feasible && front_tries > 0) changed = front_flip(s, in, v, P, tolw);
+    front_last = !cycled && !feasible && front_tries > 0 &&
+                 (infeasible > NS_FRONT_ROWS || it > NS_FRONT_DEEP);
+    if (front_last) {
+      changed = front_flip(s, in, v, P, tolw);
+      res->front_iterates++;
+    }
     if (!cycled && !changed) changed = pdas_flip(s, in, P, tolw);
     if (feasible) {
       res->residual = residual(s, in, v, P);

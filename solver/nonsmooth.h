@@ -65,6 +65,9 @@ typedef struct ns_result {
   int positive;         /* rows with P > 0 */
   double residual;      /* max |min(D_ii P_i, w_i)| (bilateral |w_i|), velocity units */
   double vref;          /* the scale the tolerance is relative to */
+  int front_iterates;   /* active-set updates with the taut front predicted (front_flip) */
+  int front_stopped;    /* 1: the prediction was switched off for want of progress */
+  int cycled;           /* 1: an active set repeated, and pivoting (pivot_flip) went on */
 } ns_result;
 
 /* A solver for the given patterns (copied). NULL on failure, msg filled. */

@@ -5,8 +5,10 @@
  * a redundant (rank-deficient) set, the Gauss-Seidel fallback, a warm start,
  * a non-diagonal W, the sparse Gauss-Seidel fallback on a body with a coupled
  * inertia block and 8,000 rows, the active-set cap that grows with the set,
- * an active set that cycles under the plain update, and a taut front
- * predicted across a slack chain. */
+ * an active set that cycles under the plain update, a taut front
+ * predicted across a slack chain, and the two safeguards of the iteration:
+ * a cycle of 20 active sets caught by the cycle memory, and a wandering
+ * prediction switched off. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -342,6 +344,23 @@ static void coupled_body(int NA, int NB, int max_iter, ns_factor_kind kind, ns_f
   free(v), free(P), free(in_set);
 }
 
+/* Solves a chain of n links pulled at one end (links 0..n-1 of the problem
+ * in s and in) and checks its closed form, by momentum: every mass at
+ * -1/(n+1), P_k = (n-k)/(n+1), reached without Gauss-Seidel. Returns the
+ * solver's statistics. */
+static ns_result solve_pulled_chain(ns_solver *s, const ns_input *in, int n, double *v,
+                                    double *P, double tol) {
+  char msg[512];
+  ns_result res;
+  int rc = ns_solve(s, in, v, P, &res, msg, sizeof msg);
+  if (rc) fprintf(stderr, "%s\n", msg);
+  CU_ASSERT_EQUAL_FATAL(rc, 0);
+  CU_ASSERT_EQUAL(res.sweeps, 0);
+  for (int j = 0; j <= n; ++j) MBDAE_ASSERT_ABS(v[j], -1.0 / (n + 1), tol);
+  for (int k = 0; k < n; ++k) MBDAE_ASSERT_ABS(P[k], (double)(n - k) / (n + 1), tol);
+  return res;
+}
+
 /* A chain of CHAIN strings (CHAIN + 1 unit masses) pulled at one end,
  * w_i = v_i - v_{i+1} >= 0, beside INERT rows that are never violated. The
  * chain's W is stored with a tridiagonal pattern (zero off-diagonals), so
@@ -394,13 +413,8 @@ static void test_iteration_cap_scales(void) {
   CU_ASSERT_PTR_NOT_NULL_FATAL(s);
   ns_input in = {.Wx = Wx, .w_changed = 1, .Gx = Gx, .r = r, .b = b, .in_set = in_set,
                  .tol = 1e-12, .max_iter = 5};
-  ns_result res;
-  CU_ASSERT_EQUAL_FATAL(ns_solve(s, &in, v, P, &res, msg, sizeof msg), 0);
+  ns_result res = solve_pulled_chain(s, &in, CHAIN, v, P, 1e-12);
   CU_ASSERT_EQUAL(res.iterations, CHAIN);
-  CU_ASSERT_EQUAL(res.sweeps, 0);
-  for (int j = 0; j <= CHAIN; ++j) MBDAE_ASSERT_ABS(v[j], -1.0 / (CHAIN + 1), 1e-12);
-  for (int i = 0; i < CHAIN; ++i)
-    MBDAE_ASSERT_ABS(P[i], (double)(CHAIN - i) / (CHAIN + 1), 1e-12);
   for (int i = CHAIN; i < nc; ++i) CU_ASSERT_EQUAL(P[i], 0.0);
   ns_free(&s);
   free(wp), free(wi), free(gp), free(gi), free(Wx), free(r), free(Gx), free(b), free(v), free(P);
@@ -556,14 +570,8 @@ static void test_unloaded_warm_rows_kept(void) {
   CU_ASSERT_PTR_NOT_NULL_FATAL(s);
   ns_input in = {.Wx = Wx, .w_changed = 1, .Gx = Gx, .r = r, .b = b, .in_set = in_set,
                  .tol = 1e-10, .max_iter = 50};
-  ns_result res;
-  int rc = ns_solve(s, &in, v, P, &res, msg, sizeof msg);
-  if (rc) fprintf(stderr, "%s\n", msg);
-  CU_ASSERT_EQUAL_FATAL(rc, 0);
-  CU_ASSERT_EQUAL(res.sweeps, 0);
+  ns_result res = solve_pulled_chain(s, &in, N, v, P, 1e-9);
   CU_ASSERT(res.iterations <= 3);
-  for (int j = 0; j < NVC; ++j) MBDAE_ASSERT_ABS(v[j], -1.0 / NVC, 1e-9);
-  for (int k = 0; k < N; ++k) MBDAE_ASSERT_ABS(P[k], (double)(N - k) / NVC, 1e-9);
   CU_ASSERT_EQUAL(P[N], 0.0);
   ns_free(&s);
 }
@@ -575,8 +583,10 @@ static void test_unloaded_warm_rows_kept(void) {
  * than the cap of 50 for n = 60 rows, so it would end in Gauss-Seidel; the
  * front prediction (front_flip: Gauss-Seidel sweeps from the iterate, whose
  * impulses halve per link along the chain) takes the links within about 33
- * of the front (2^-33 ~ the tolerance) in each iterate. The solution, by
- * momentum: every mass at -1/(n+1), P_k = (n-k)/(n+1). */
+ * of the front (2^-33 ~ the tolerance) in each iterate. The front is one row
+ * wide, so the prediction starts once the plain update has taken
+ * NS_FRONT_DEEP (6) iterates. The solution, by momentum: every mass at
+ * -1/(n+1), P_k = (n-k)/(n+1). */
 static void test_taut_front_predicted(void) {
   enum { N = 60, NVC = N + 1 };
   mbdae_index wp[NVC + 1], wi[NVC], gp[N + 1], gi[2 * N];
@@ -589,15 +599,147 @@ static void test_taut_front_predicted(void) {
   CU_ASSERT_PTR_NOT_NULL_FATAL(s);
   ns_input in = {.Wx = Wx, .w_changed = 1, .Gx = Gx, .r = r, .b = b, .in_set = in_set,
                  .tol = 1e-10, .max_iter = 50};
+  ns_result res = solve_pulled_chain(s, &in, N, v, P, 1e-9);
+  printf("  chain of %d links from rest: %d iterates\n", N, res.iterations);
+  /* one infeasible row per iterate is no wide front: 6 plain iterates
+   * (NS_FRONT_DEEP), then the prediction's (3 here) */
+  CU_ASSERT(res.iterations <= 10);
+  CU_ASSERT(res.front_iterates >= 1);
+  ns_free(&s);
+}
+
+/* Checks (v, P) against the LCP itself, independently of the solver: with
+ * W = I, v = r + G^T P, w = G v + b, and P >= 0, w >= 0, min(P, w) = 0 to
+ * tol (the solution in v of a monotone LCP is unique). */
+static void check_lcp_unit_mass(int nv, int nc, const mbdae_index *gp, const mbdae_index *gi,
+                                const double *Gx, const double *r, const double *b,
+                                const double *v, const double *P, double tol) {
+  double *vv = malloc((size_t)nv * sizeof *vv);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(vv);
+  memcpy(vv, r, (size_t)nv * sizeof *vv);
+  for (int i = 0; i < nc; ++i)
+    for (mbdae_index k = gp[i]; k < gp[i + 1]; ++k) vv[gi[k]] += Gx[k] * P[i];
+  for (int j = 0; j < nv; ++j) MBDAE_ASSERT_ABS(v[j], vv[j], tol);
+  for (int i = 0; i < nc; ++i) {
+    double w = b[i];
+    for (mbdae_index k = gp[i]; k < gp[i + 1]; ++k) w += Gx[k] * vv[gi[k]];
+    CU_ASSERT(P[i] >= 0.0);
+    CU_ASSERT(w >= -tol);
+    CU_ASSERT(fmin(P[i], w) <= tol);
+  }
+  free(vv);
+}
+
+/* A cycle longer than 16 active sets. Two independent blocks, W = I with
+ * full diagonal blocks (kept velocities: the prediction moves none), b = 0:
+ * block 1, G = [-3 3 1 2; 2 0 -1 0; 3 -2 -1 -1; 2 2 -1 1] (det 1),
+ * r = (-6, -12, 13, 14), solution by construction P = (0, 3, 0, 2),
+ * v = (4, -8, 8, 16), w = (4, 0, 4, 0); block 2, a 6 x 6 G (det -9) with
+ * r = (-1, 1, -5, -1, 9, 8). From the cold start the plain update cycles
+ * through 4 sets on block 1 and, after one iterate, 5 on block 2 (found by
+ * simulating the update on random integer problems), so the whole set
+ * repeats after 20 iterates: iterate 21 meets the set of iterate 1, beyond
+ * a memory of 16 sets (there the cap of 50 iterates would end the solve in
+ * Gauss-Seidel). NS_CYCLE_MEMORY sees the repeat and pivot_flip solves it. */
+static void test_long_cycle_remembered(void) {
+  enum { N = 10 };
+  static const double G1[4][4] = {{-3, 3, 1, 2}, {2, 0, -1, 0}, {3, -2, -1, -1}, {2, 2, -1, 1}};
+  static const double G2[6][6] = {{2, -3, 1, -2, -1, 0}, {0, 3, 1, -1, 3, -3},
+                                  {1, -2, -1, 1, -1, 2},  {-3, 0, 2, -2, -2, 1},
+                                  {-3, 1, -2, -2, -1, -3}, {3, 0, 2, 1, 2, 1}};
+  const double r[N] = {-6, -12, 13, 14, -1, 1, -5, -1, 9, 8}, b[N] = {0};
+  mbdae_index wp[N + 1], wi[4 * 4 + 6 * 6], gp[N + 1], gi[4 * 4 + 6 * 6];
+  double Wx[4 * 4 + 6 * 6], Gx[4 * 4 + 6 * 6], v[N], P[N] = {0};
+  unsigned char in_set[N];
+  int kw = 0, kg = 0;
+  for (int j = 0; j < N; ++j) { /* column j of W, row j of G: block of size m from c0 */
+    const int c0 = j < 4 ? 0 : 4, m = j < 4 ? 4 : 6;
+    wp[j] = kw, gp[j] = kg;
+    for (int c = c0; c < c0 + m; ++c) {
+      wi[kw] = c, Wx[kw++] = c == j;
+      gi[kg] = c, Gx[kg++] = j < 4 ? G1[j][c] : G2[j - 4][c - 4];
+    }
+    in_set[j] = 1;
+  }
+  wp[N] = kw, gp[N] = kg;
+  char msg[512];
+  ns_solver *s = ns_create(N, wp, wi, N, N, gp, gi, msg, sizeof msg);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  ns_input in = {.Wx = Wx, .w_changed = 1, .Gx = Gx, .r = r, .b = b, .in_set = in_set,
+                 .tol = 1e-12, .max_iter = 50};
   ns_result res;
   int rc = ns_solve(s, &in, v, P, &res, msg, sizeof msg);
   if (rc) fprintf(stderr, "%s\n", msg);
   CU_ASSERT_EQUAL_FATAL(rc, 0);
-  printf("  chain of %d links from rest: %d iterates\n", N, res.iterations);
+  printf("  cycle of 20 sets: %d iterates\n", res.iterations);
+  CU_ASSERT_EQUAL(res.cycled, 1);
   CU_ASSERT_EQUAL(res.sweeps, 0);
-  CU_ASSERT(res.iterations <= 4);
-  for (int j = 0; j < NVC; ++j) MBDAE_ASSERT_ABS(v[j], -1.0 / NVC, 1e-9);
-  for (int k = 0; k < N; ++k) MBDAE_ASSERT_ABS(P[k], (double)(N - k) / NVC, 1e-9);
+  CU_ASSERT(res.iterations > 20);
+  const double P1[4] = {0, 3, 0, 2}, v1[4] = {4, -8, 8, 16};
+  for (int i = 0; i < 4; ++i) MBDAE_ASSERT_ABS(P[i], P1[i], 1e-9);
+  for (int j = 0; j < 4; ++j) MBDAE_ASSERT_ABS(v[j], v1[j], 1e-9);
+  check_lcp_unit_mass(N, N, gp, gi, Gx, r, b, v, P, 1e-9);
+  ns_free(&s);
+}
+
+/* A prediction that wanders. A planar net of 8 x 8 unit masses (W = I,
+ * diagonal: the prediction moves every velocity) on a jittered unit grid,
+ * a unilateral string to the right, upper and upper-right neighbour of
+ * each point (161 rows; D = G G^T has obtuse couplings and rank 128), free
+ * velocities uniform in [-1, 1], cold start. The plain update needs more
+ * than NS_FRONT_DEEP iterates, so the prediction starts, and its iterates
+ * then stop reaching a new least count of infeasible rows: after
+ * NS_FRONT_TRIES of them it is switched off, and the plain update converges
+ * in 20 iterates. Left on, it went through 44 iterates without repeating a
+ * set (so the cycle guard never acted) up to the cap of 50, and the solve
+ * ended in Gauss-Seidel (1,140 sweeps). The answer is checked against the
+ * LCP itself (check_lcp_unit_mass). */
+static void test_wandering_prediction_stopped(void) {
+  enum { M = 8, NP = M * M, NVN = 2 * NP, NCAP = 3 * NP };
+  unsigned seed = 9;
+  double x[NVN], r[NVN], Wx[NVN], v[NVN], Gx[4 * NCAP], b[NCAP] = {0}, P[NCAP] = {0};
+  mbdae_index wp[NVN + 1], wi[NVN], gp[NCAP + 1], gi[4 * NCAP];
+  unsigned char in_set[NCAP];
+  for (int p = 0; p < NP; ++p) {
+    x[2 * p] = p % M + 0.3 * (urand(&seed) - 0.5);
+    x[2 * p + 1] = p / M + 0.3 * (urand(&seed) - 0.5);
+  }
+  int nc = 0, k = 0;
+  for (int p = 0; p < NP; ++p) {
+    const int right = p % M < M - 1, up = p / M < M - 1;
+    const int nb[3] = {right ? p + 1 : -1, up ? p + M : -1, right && up ? p + M + 1 : -1};
+    for (int q = 0; q < 3; ++q) {
+      if (nb[q] < 0) continue;
+      const int o = nb[q];
+      const double dx = x[2 * o] - x[2 * p], dy = x[2 * o + 1] - x[2 * p + 1];
+      const double len = sqrt(dx * dx + dy * dy);
+      gp[nc] = k, in_set[nc++] = 1;
+      gi[k] = 2 * p, Gx[k++] = dx / len;
+      gi[k] = 2 * p + 1, Gx[k++] = dy / len;
+      gi[k] = 2 * o, Gx[k++] = -dx / len;
+      gi[k] = 2 * o + 1, Gx[k++] = -dy / len;
+    }
+  }
+  gp[nc] = k;
+  CU_ASSERT_EQUAL_FATAL(nc, 161);
+  for (int j = 0; j < NVN; ++j) wp[j] = j, wi[j] = j, Wx[j] = 1.0, r[j] = 2.0 * urand(&seed) - 1.0;
+  wp[NVN] = NVN;
+  char msg[512];
+  ns_solver *s = ns_create(NVN, wp, wi, nc, nc, gp, gi, msg, sizeof msg);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  ns_input in = {.Wx = Wx, .w_changed = 1, .Gx = Gx, .r = r, .b = b, .in_set = in_set,
+                 .tol = 1e-10, .max_iter = 50};
+  ns_result res;
+  int rc = ns_solve(s, &in, v, P, &res, msg, sizeof msg);
+  if (rc) fprintf(stderr, "%s\n", msg);
+  CU_ASSERT_EQUAL_FATAL(rc, 0);
+  printf("  wandering prediction: %d iterates, %d predicted\n", res.iterations,
+         res.front_iterates);
+  CU_ASSERT_EQUAL(res.front_stopped, 1);
+  CU_ASSERT_EQUAL(res.cycled, 0);
+  CU_ASSERT_EQUAL(res.sweeps, 0);
+  CU_ASSERT(res.iterations < 50);
+  check_lcp_unit_mass(NVN, nc, gp, gi, Gx, r, b, v, P, 1e-8);
   ns_free(&s);
 }
 
@@ -614,6 +756,8 @@ int main(void) {
     {"cycling active set", test_cycling_active_set},
     {"unloaded rows of the warm start kept", test_unloaded_warm_rows_kept},
     {"taut front predicted", test_taut_front_predicted},
+    {"cycle of 20 active sets remembered", test_long_cycle_remembered},
+    {"wandering prediction switched off", test_wandering_prediction_stopped},
     {NULL, NULL}};
   return mbdae_test_main("nonsmooth", tests);
 }
