@@ -65,7 +65,10 @@
  * |x_a - x_b| - L over strings (m, > 0: beyond its length), end_penetration =
  * the deepest point inside the body (m); event mode: settle_releases and
  * settle_impacts, the rows the event handler's consistency rule released or
- * resolved as impacts after an event map (capture_settle_stats). */
+ * resolved as impacts after an event map (capture_settle_stats), of the
+ * releases those the closed rows' complementarity problem made
+ * (settle_lcp_releases) and the settlings where it had no solution within
+ * its pivoting limit (settle_lcp_unsolved; capture_settle_lcp_stats). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -397,6 +400,8 @@ int main(int argc, char **argv) {
   capture_joint_stats(m, &ja, &jf, &jd);
   long settle_rel, settle_imp;
   capture_settle_stats(m, &settle_rel, &settle_imp);
+  long settle_lcp_rel, settle_lcp_uns;
+  capture_settle_lcp_stats(m, &settle_lcp_rel, &settle_lcp_uns);
   double tr = st.t_reached > 0.0 ? st.t_reached : 1.0;
   printf("capture n=%d points=%d unknowns=%d %s tol=%g rc=%d t_reached=%.4g cpu_s=%.2f "
          "wall_s=%.2f cpu/sim_s=%.4g steps=%ld rhs=%ld roots=%ld setups=%ld events=%ld "
@@ -407,7 +412,7 @@ int main(int argc, char **argv) {
          "max_energy_rise=%.3e work_impulses=%.4g newton_iters=%ld newton_fails=%ld "
          "err_fails=%ld jac_evals=%ld restarts=%ld ramp_steps=%ld mean_order=%.2f "
          "grouped=%ld end_stretch=%.3e end_penetration=%.3e settle_releases=%ld "
-         "settle_impacts=%ld %s\n",
+         "settle_impacts=%ld settle_lcp_releases=%ld settle_lcp_unsolved=%ld %s\n",
          n, capture_npoints(m), nsz, argv[2], tol, rc, st.t_reached, cpu, st.wall_time,
          cpu / tr, st.steps, st.rhs_evals, st.root_evals, st.lin_setups, st.events,
          capture_impacts(m), capture_releases(m), capture_face_switches(m),
@@ -417,7 +422,7 @@ int main(int argc, char **argv) {
          st.index_set_mean, st.max_violation, st.max_energy_rise, st.work_impulses,
          st.newton_iters, st.newton_fails, st.err_test_fails, st.jac_evals, st.restarts,
          st.ramp_steps, mean_order(&st), st.grouped_roots, stretch, pen, settle_rel,
-         settle_imp, rc ? msg : "");
+         settle_imp, settle_lcp_rel, settle_lcp_uns, rc ? msg : "");
   free(x);
   free(y);
   free(yp);

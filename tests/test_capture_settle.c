@@ -26,7 +26,31 @@
  *    the z axis through the centre of mass: no rotation), A keeps v_x = w.
  *    The string then pulls B up with the centripetal load of A's swing
  *    (m w^2 / L for B free), so a held contact on B would have to pull B
- *    down: it must come out released, the string held and pulling. */
+ *    down: it must come out released, the string held and pulling.
+ *
+ * 3. A string an impact makes taut that would push (released) or pull (held),
+ *    the acceleration-level complementarity problem over the closed rows.
+ *    Equal masses m at A = B - L e1, B, C = B + L u (u = (-1/2, sqrt3/2, 0),
+ *    e1.u = -1/2), string BC held at its length, AB at its length and
+ *    stretching: v_A = (-s, a, 0), v_B = 0, v_C = w (sqrt3/2, 1/2, 0) (BC
+ *    neither stretching nor slackening). AB goes taut plastically; held BC
+ *    keeps its length (release_held off: it may take either impulse). With
+ *    p = 2 L Pi_AB / m, q = 2 L Pi_BC / m the changes are dv_A = -p e1,
+ *    dv_B = p e1 - q u, dv_C = q u, and c'_AB = c'_BC = 0 after give
+ *    s + 2p + q/2 = 0, 2q + p/2 = 0: q = 2s/15, p = -8s/15, so
+ *    v_A = (-7s/15, a, 0), v_B = (-7s/15, -sqrt3 s/15, 0), v_C = v_C + q u.
+ *    Accelerations (no applied force) a_A = -P e1, a_B = P e1 - Q u,
+ *    a_C = Q u with P = 2 L lambda_AB / m, Q = 2 L lambda_BC / m; both at
+ *    their length with c' = 0, eq. 3.2 asks c'' = 0:
+ *      |dv_AB|^2 / L + 2P + Q/2 = 0,  |dv_BC|^2 / L + 2Q + P/2 = 0.
+ *    With alpha = |dv_AB|^2 / L, beta = |dv_BC|^2 / L both held give
+ *    Q = 8/15 (alpha/4 - beta), P = -(alpha + Q/2)/2: AB pushes (P > 0) when
+ *    beta > 4 alpha. Then AB free, BC alone: Q = -beta/2 and AB's c'' =
+ *    2 L (alpha - beta/4) < 0: it separates, lambda_AB = 0 - released.
+ *    (a) a = 0, s = 0.3, w = 1: beta L = 1.296 > 4 alpha L = 0.0048:
+ *        released, BC held with lambda_BC = -m |dv_BC|^2 / (4 L^2).
+ *    (b) a = 1.1: alpha L = 1.287, beta L = 1.296, inside (alpha/4, 4 alpha):
+ *        both held, both pulling, lambda = m P / (2L), m Q / (2L). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -176,12 +200,85 @@ static void test_contact_that_would_pull_is_released(void) {
   capture_free(&m);
 }
 
+/* Case 3 above: AB made taut by a plastic impact next to held BC. */
+static void taut_by_impact(double a, int expect_ab_held) {
+  capture_params p;
+  capture_params_default(&p);
+  p.rows = 1;
+  p.cols = 3;
+  p.point_mass = 0.01;
+  p.spacing = 0.45;
+  p.e_string = 0.0;
+  p.launch_point[0] = -30.0; /* far from the body; the state is set below */
+  capture_model *m = NULL;
+  CU_ASSERT_EQUAL_FATAL(capture_create(&p, &m, NULL), MBDAE_OK);
+  CU_ASSERT_EQUAL_FATAL(m->np, 3);
+  CU_ASSERT_EQUAL_FATAL(p.release_held, 0);
+  int kab = string_between(m, 0, 1), kbc = string_between(m, 1, 2);
+  CU_ASSERT_FATAL(kab >= 0 && kbc >= 0);
+  int n = capture_size(m);
+  double *y = calloc((size_t)n, sizeof *y);
+  int *dirs = calloc((size_t)(m->nc + m->np), sizeof *dirs);
+  CU_ASSERT_FATAL(y && dirs);
+  CU_ASSERT_EQUAL(capture_initial_state(m, 0.0, y), MBDAE_OK);
+  const double L = p.spacing, mp = p.point_mass, s = 0.3, w = 1.0, r3 = sqrt(3.0);
+  const double x0 = -30.0, u[3] = {-0.5, 0.5 * r3, 0.0};
+  double R[9] = {x0 - L, 0, 0, x0, 0, 0, x0 + L * u[0], L * u[1], 0};
+  double V[9] = {-s, a, 0, 0, 0, 0, w * 0.5 * r3, w * 0.5, 0};
+  memcpy(y, R, sizeof R);
+  memcpy(&y[3 * m->np], V, sizeof V);
+  /* after the impact, in closed form */
+  double q = 2.0 * s / 15.0;
+  double VA[3] = {-7.0 * s / 15.0, a, 0}, VB[3] = {-7.0 * s / 15.0, -r3 * s / 15.0, 0};
+  double VC[3] = {V[6] + q * u[0], V[7] + q * u[1], 0};
+  double dab2 = 0.0, dbc2 = 0.0;
+  for (int c = 0; c < 3; ++c) {
+    dab2 += (VB[c] - VA[c]) * (VB[c] - VA[c]);
+    dbc2 += (VC[c] - VB[c]) * (VC[c] - VB[c]);
+  }
+  double alpha = dab2 / L, beta = dbc2 / L;
+  double Q = 8.0 / 15.0 * (0.25 * alpha - beta), P = -0.5 * (alpha + 0.5 * Q);
+  /* the premise: held, AB would push in (a), both pull in (b) */
+  CU_ASSERT_FATAL(expect_ab_held ? P < 0.0 && Q < 0.0 : P > 0.0);
+  for (int k = 0; k < m->nc; ++k) m->active[k] = 0, m->c_ref[k] = 0.0;
+  m->active[kbc] = 1;
+  dirs[kab] = 1; /* AB reached its length, stretching */
+  mbdae_event_info info;
+  memset(&info, 0, sizeof info);
+  CU_ASSERT_EQUAL(capture_event(1.0, y, NULL, dirs, &info, m), MBDAE_EVENT_CONTINUE);
+  const double *v = &y[3 * m->np];
+  for (int c = 0; c < 3; ++c) {
+    MBDAE_ASSERT_ABS(v[c], VA[c], 1e-12);
+    MBDAE_ASSERT_ABS(v[3 + c], VB[c], 1e-12);
+    MBDAE_ASSERT_ABS(v[6 + c], VC[c], 1e-12);
+  }
+  CU_ASSERT_EQUAL(m->active[kbc], 1);
+  CU_ASSERT_EQUAL(m->active[kab], expect_ab_held);
+  if (expect_ab_held) {
+    MBDAE_ASSERT_REL(m->lambda[kab], mp * P / (2.0 * L), 1e-9);
+    MBDAE_ASSERT_REL(m->lambda[kbc], mp * Q / (2.0 * L), 1e-9);
+  } else {
+    MBDAE_ASSERT_REL(m->lambda[kbc], -mp * dbc2 / (4.0 * L * L), 1e-9);
+    long lcp_releases = 0;
+    capture_settle_lcp_stats(m, &lcp_releases, NULL);
+    CU_ASSERT_EQUAL(lcp_releases, 1);
+  }
+  for (int j = 0; j < m->np; ++j) CU_ASSERT_EQUAL(m->active[m->ns + j], 0);
+  assert_roots_on_own_side(m, y);
+  free(dirs);
+  free(y);
+  capture_free(&m);
+}
+static void test_taut_by_impact_would_push(void) { taut_by_impact(0.0, 0); }
+static void test_taut_by_impact_pulls(void) { taut_by_impact(1.1, 1); }
+
 /* The shipped demo, event-driven as the file runs it (cvode-adams), past
  * t = 1.5497 s: with only the strings that closed slower than
  * stick_velocity exempt from the rule, string 100 re-tightened in turn with
  * its neighbours there until the engine's event limit stopped the run
- * (MBDAE_ERR_EVENT_LIMIT, exit 1). Every string an impact made taut is now
- * held through its event's settling. */
+ * (MBDAE_ERR_EVENT_LIMIT, exit 1); with the complementarity problem but
+ * without the rows at their surface taken into the impact, strings 81 and
+ * 62 did the same. No row is exempt now. */
 static void test_demo_event_driven_past_cascade(void) {
   const char *bin = getenv("MBDAE_BINARY");
   if (!bin) {
@@ -212,6 +309,10 @@ int main(void) {
      test_string_that_would_push_is_released},
     {"a held contact that would pull after a point's impact is released",
      test_contact_that_would_pull_is_released},
+    {"a string an impact made taut that would push is released (complementarity)",
+     test_taut_by_impact_would_push},
+    {"a string an impact made taut next to a pulling one stays held",
+     test_taut_by_impact_pulls},
     {NULL, NULL},
   };
   return mbdae_test_main("capture_settle", tests);

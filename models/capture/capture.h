@@ -149,6 +149,10 @@ long capture_face_switches(const capture_model *m);
  * (a contact) after an event map, and free rows past their surface and
  * closing after it, resolved as impacts (capture_event's consistency rule). */
 void capture_settle_stats(const capture_model *m, long *releases, long *impacts);
+/* Of those releases, the rows the closed rows' complementarity problem
+ * released; and the settlings where it had no solution within its
+ * pivoting limit (the one-at-a-time rule took over). */
+void capture_settle_lcp_stats(const capture_model *m, long *lcp_releases, long *unsolved);
 /* DAE form with baumgarte_forces: unilateral: rows switched between forced
  * and free at located events (capture_dae.c; 0 otherwise). */
 long capture_force_switches(const capture_model *m);

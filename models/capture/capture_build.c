@@ -206,7 +206,7 @@ void capture_free(capture_model **pm) {
   free(m->p.vertices);
   sn_net_free(&m->net);
   free(m->minv); free(m->grid); free(m->R0); free(m->V0);
-  free(m->active); free(m->face); free(m->work_flag); free(m->cand); free(m->was_active); free(m->slow_hold); free(m->forced); free(m->lcp_bad); free(m->lcp_rows); free(m->c_ref); free(m->rows); free(m->list); free(m->first);
+  free(m->active); free(m->face); free(m->work_flag); free(m->cand); free(m->was_active); free(m->forced); free(m->lcp_bad); free(m->lcp_rows); free(m->c_ref); free(m->rows); free(m->list); free(m->first);
   free(m->K); free(m->bvec); free(m->lambda);
   free(m->Zscatter); free(m->Fwork); free(m->acc); free(m->u_minus); free(m->u_plus);
   free(m->ctrl_alpha); free(m->ctrl_beta); free(m->ctrl_Rf); free(m->ctrl_Vf);
@@ -252,7 +252,6 @@ int capture_create(const capture_params *p, capture_model **out, mbdae_param_err
   m->work_flag = calloc(nc, sizeof *m->work_flag);
   m->cand = calloc(nc, 1);
   m->was_active = calloc(nc, 1);
-  m->slow_hold = calloc(nc, 1);
   m->forced = calloc(nc, 1);
   m->lcp_bad = calloc(nc, 1);
   m->lcp_rows = calloc(nc, sizeof *m->lcp_rows);
@@ -277,7 +276,7 @@ int capture_create(const capture_params *p, capture_model **out, mbdae_param_err
   m->ctrl_last = calloc(3 * np, sizeof(double));
   m->vert_work = calloc((size_t)m->body->nv * 3, sizeof(double));
   if (!m->minv || !m->R0 || !m->V0 || !m->grid || !m->active || !m->face ||
-      !m->work_flag || !m->cand || !m->was_active || !m->slow_hold || !m->forced || !m->lcp_bad || !m->lcp_rows || !m->c_ref || !m->rows || !m->list || !m->first || !m->K || !m->bvec || !m->lambda ||
+      !m->work_flag || !m->cand || !m->was_active || !m->forced || !m->lcp_bad || !m->lcp_rows || !m->c_ref || !m->rows || !m->list || !m->first || !m->K || !m->bvec || !m->lambda ||
       !m->Zscatter || !m->Fwork || !m->acc || !m->u_minus || !m->u_plus ||
       !m->ctrl_alpha || !m->ctrl_beta || !m->ctrl_Rf || !m->ctrl_Vf || !m->vert_work ||
       !m->ctrl_work || !m->ctrl_last) {
@@ -362,6 +361,10 @@ long capture_face_switches(const capture_model *m) { return m->face_switches; }
 void capture_settle_stats(const capture_model *m, long *releases, long *impacts) {
   if (releases) *releases = m->settle_releases;
   if (impacts) *impacts = m->settle_impacts;
+}
+void capture_settle_lcp_stats(const capture_model *m, long *lcp_releases, long *unsolved) {
+  if (lcp_releases) *lcp_releases = m->settle_lcp_releases;
+  if (unsolved) *unsolved = m->settle_lcp_unsolved;
 }
 long capture_force_switches(const capture_model *m) { return m->force_switches; }
 int capture_active_contacts(const capture_model *m) {

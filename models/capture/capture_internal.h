@@ -49,8 +49,10 @@ struct capture_model {
   /* event mode: rows the handler's consistency rule (capture_model.c
    * settle_modes) released, or resolved as impacts, after an event map */
   long settle_releases, settle_impacts;
-  unsigned char *slow_hold; /* nc: impacting in this event closing slower than
-                             * stick_velocity (the Zeno rule's persistent ones) */
+  /* of settle_releases: released by the closed rows' complementarity
+   * problem; settlings where it had no solution within its pivoting limit */
+  long settle_lcp_releases, settle_lcp_unsolved;
+
   char eventbuf[160];    /* event mode: why an event map could not be settled */
   /* unilateral Baumgarte forces (capture_model.c unilateral_solve) */
   unsigned char *forced; /* nc: row carries force (warm start, saved state) */

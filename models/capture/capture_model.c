@@ -15,6 +15,10 @@
 
 /* relative gap (c / L^2 or psi) at which a free constraint's root fires */
 #define CAPTURE_ROOT_MARGIN 1e-12
+/* event mode: a free row at its surface closing so slowly that it would
+ * overshoot less than this (relative c) is left free; the engine's default
+ * dead band around a root it just fired (root_band) */
+#define CAPTURE_OVERSHOOT 1e-10
 /* unilateral Baumgarte: a row held below its surface is examined again each
  * time it falls this much further (relative c, as the roots) */
 #define CAPTURE_KEEP_BAND 1e-5
@@ -376,8 +380,12 @@ static int unilateral_solve(capture_model *m, int n_active, double *acc, int piv
 
 /* Generalised accelerations u' at (t, y) with the current modes; rows must
  * be evaluated. Fills m->lambda for every constraint (0 when inactive).
- * pivot 0 (unilateral forces): the forced flags are kept, not solved for. */
-static int accelerations(capture_model *m, double t, const double *y, double *acc, int pivot) {
+ * lcp: the active rows are unilateral, each forced or free by the
+ * complementarity problem of unilateral_solve (the Baumgarte unilateral
+ * forces; event mode's closed rows after an event map, settle_modes);
+ * else all are held. pivot 0: the forced flags are kept, not solved for. */
+static int accelerations(capture_model *m, double t, const double *y, double *acc, int pivot,
+                         int lcp) {
   int np = m->np;
   const double *bs = &y[m->boff];
   int stab = m->p.control == CAPTURE_CONTROL_ERROR_STAB &&
@@ -400,7 +408,7 @@ static int accelerations(capture_model *m, double t, const double *y, double *ac
     m->lambda[k] = 0.0;
     if (m->active[k]) m->list[n++] = k;
   }
-  if (n > 0 && m->p.mode == CAPTURE_MODE_BAUMGARTE && m->p.forces == CAPTURE_FORCES_UNILATERAL) {
+  if (n > 0 && lcp) {
     int rc = unilateral_solve(m, n, acc, pivot);
     if (rc) return rc;
     n = m->nforced;
@@ -436,12 +444,16 @@ static int accelerations(capture_model *m, double t, const double *y, double *ac
   return 0;
 }
 
+static int unilateral_forces(const capture_model *m) {
+  return m->p.mode == CAPTURE_MODE_BAUMGARTE && m->p.forces == CAPTURE_FORCES_UNILATERAL;
+}
+
 int capture_accelerations(capture_model *m, double t, const double *y, double *acc) {
-  return accelerations(m, t, y, acc, 1);
+  return accelerations(m, t, y, acc, 1, unilateral_forces(m));
 }
 
 int capture_accelerations_fixed(capture_model *m, double t, const double *y, double *acc) {
-  return accelerations(m, t, y, acc, 0);
+  return accelerations(m, t, y, acc, 0, unilateral_forces(m));
 }
 
 int capture_rhs(double t, const double *y, double *f, void *ud) {
@@ -647,42 +659,109 @@ static void set_release_ref(capture_model *m, int k) {
   m->c_ref[k] = m->rows[k].c > 0.0 ? m->rows[k].c / cs : 0.0;
 }
 
+/* A free row's root value: its relative gap past the reference it was
+ * released at, less the root's margin (> 0: past its surface). */
+static double free_root(const capture_model *m, int k) {
+  double cs = k < m->ns ? m->net->s[k].L * m->net->s[k].L : 1.0;
+  return m->rows[k].c / cs - m->c_ref[k] - CAPTURE_ROOT_MARGIN;
+}
+/* At its surface: within the root's margin below it. */
+static int at_surface(const capture_model *m, int k) {
+  return free_root(m, k) > -2.0 * CAPTURE_ROOT_MARGIN;
+}
+
 /* Rows an event map left on the wrong side of their roots: a held row whose
  * force passed -release_force (a string that pushes, a contact that pulls;
- * push[k] = 1) and a free row past its surface and closing (close[k] = 1).
- * Returns their number; rows and multipliers evaluated at y. */
+ * push[k] = 1) and a free row closing past its surface, or closing at its
+ * surface fast enough to stretch (press in) more than CAPTURE_OVERSHOOT
+ * past it against its present acceleration (close[k] = 1): c' > 0 and
+ * (c'' >= 0 or c'^2 / (2 |c''|) > CAPTURE_OVERSHOOT c_s). Such a row takes
+ * part in the event's impact: left free it crosses its root a hair later,
+ * and sequential plastic impacts of strings that share points hand the
+ * closing speed back and forth (the shipped demo at t = 1.5497 s: strings
+ * 81 and 62, 0.26 m/s down to 3e-5 m/s in 14 impacts within 2.1e-6 s, each
+ * a hair past its last release), a cascade whose limit is the simultaneous
+ * impact of all. One
+ * closing more slowly (a row released at this event by its force root,
+ * closing by the integration's noise: 4x4 capture of test_capture_dae at
+ * t = 0.7976 s, c' ~ 1e-10 m/s against c'' ~ -1e-7 m/s^2) turns within
+ * the engine's dead band around a root it just fired (root_band 1e-10),
+ * unseen, as it would without this rule.
+ * Returns their number; rows and accelerations at y (multipliers of the
+ * held rows). */
 static int wrong_side_rows(capture_model *m, double t, const double *y, unsigned char *push,
                            int *close, int *rc) {
-  int nbad = 0, held = 0;
+  int nbad = 0;
   *rc = 0;
   capture_rows(m, y);
-  for (int k = 0; k < m->nc; ++k) held |= m->active[k];
-  if (held) {
-    int r = capture_accelerations(m, t, y, m->acc);
-    if (r) { *rc = r < 0 ? r : MBDAE_ERR_SOLVER; return 0; }
-  }
+  double *acc = m->acc;
+  int r0 = capture_accelerations(m, t, y, acc);
+  if (r0) { *rc = r0 < 0 ? r0 : MBDAE_ERR_SOLVER; return 0; }
   for (int k = 0; k < m->nc; ++k) {
     const capture_row *r = &m->rows[k];
-    double cs = k < m->ns ? m->net->s[k].L * m->net->s[k].L : 1.0;
-    push[k] = (unsigned char)(m->active[k] && !m->slow_hold[k] &&
+    push[k] = (unsigned char)(m->active[k] &&
                               m->lambda[k] * r->vscale - m->p.release_force > 0.0);
-    close[k] = !m->active[k] && r->c / cs - m->c_ref[k] - CAPTURE_ROOT_MARGIN > 0.0 &&
-               r->cdot > 0.0;
+    close[k] = 0;
+    if (!m->active[k] && r->cdot > 0.0) {
+      double g = free_root(m, k);
+      if (g > 0.0) {
+        close[k] = 1;
+      } else if (at_surface(m, k)) {
+        double cs = k < m->ns ? m->net->s[k].L * m->net->s[k].L : 1.0;
+        double cdd = row_dot(r, acc) + r->gamma;
+        close[k] = cdd >= 0.0 || r->cdot * r->cdot > -2.0 * cdd * CAPTURE_OVERSHOOT * cs;
+      }
+    }
     nbad += push[k] + close[k];
   }
   return nbad;
 }
 
-/* Rows held through this event's settling (rows evaluated before the
- * impact): every string this event's impact made taut, and a contact that
- * closed slower than stick_velocity (the Zeno rule). A string is exempt at
- * any speed: with only the slow ones exempt, the shipped demo
- * (capture_demo.yaml, cvode-adams) stopped at t = 1.5497 s on the engine's
- * event limit, string 100 re-tightening in turn with its neighbours. */
-static void mark_slow(capture_model *m, const int *flag) {
-  for (int k = 0; k < m->nc; ++k)
-    if (flag[k] && (k < m->ns || m->rows[k].cdot < m->p.stick_velocity * m->rows[k].vscale))
-      m->slow_hold[k] = 1;
+static void release_row(capture_model *m, int k, mbdae_event_info *info) {
+  m->active[k] = 0;
+  set_release_ref(m, k);
+  ++m->releases;
+  ++m->settle_releases;
+  if (info && !info->label) info->label = "release";
+}
+
+/* The closed rows (held, and those this event's impacts made persistent)
+ * settled at the acceleration level, as the curb wheel settles its
+ * contacts after every event (wheel_model.c): each closed row k either
+ * carries a force of its sign and follows eq. 3.2, or carries none and
+ * separates faster than eq. 3.2 asks,
+ *   lambda_k <= 0,  c_k'' <= target_k,  lambda_k (c_k'' - target_k) = 0
+ * (the normal force is -lambda_k |grad c_k|: a string's tension, a
+ * contact's pressure), solved by unilateral_solve's principal pivoting
+ * from all forced. Exactly the rows that come out with lambda_k = 0 and
+ * c_k'' below the target (beyond round-off) are released; a row with
+ * neither force nor separating acceleration stays held. Changes modes, no
+ * velocity. Returns 0, 1 (no solution within the pivoting limit: the
+ * caller's one-at-a-time rule takes over) or < 0. */
+static int release_by_lcp(capture_model *m, double t, const double *y, mbdae_event_info *info) {
+  int n = 0;
+  for (int k = 0; k < m->nc; ++k) {
+    m->forced[k] = (unsigned char)m->active[k];
+    n += m->active[k];
+  }
+  if (!n) return 0;
+  capture_rows(m, y);
+  double *acc = m->acc;
+  int rc = accelerations(m, t, y, acc, 1, 1);
+  if (rc) return rc;
+  double amx = 0.0;
+  for (int i = 0; i < m->nu; ++i) amx = fmax(amx, fabs(acc[i]));
+  double atol = 1e-9 * (amx + 1.0);
+  for (int k = 0; k < m->nc; ++k) {
+    if (!m->active[k] || m->forced[k]) continue;
+    const capture_row *r = &m->rows[k];
+    double sep = capture_baumgarte_target(m, k) - (row_dot(r, acc) + r->gamma);
+    if (sep > atol * r->vscale) {
+      release_row(m, k, info);
+      ++m->settle_lcp_releases;
+    }
+  }
+  return 0;
 }
 
 /* After an event map every root must lie on its own side: the engine sees a
@@ -694,21 +773,26 @@ static void mark_slow(capture_model *m, const int *flag) {
  * event at t = 1.84361 s string 146 was still held with its force root at
  * +4.3e-5 - a string that pushes, never released, and with the event window
  * at 1 the run ended with a string 0.147 m beyond its length and status ok.
- * So, as string_net's "taut strings must pull": release held rows that push
- * (strings) or pull (contacts), resolve free rows past their surface and
- * closing as impacts, solve again, repeat. Each pass changes the modes; the
- * passes are bounded by the number of rows, and a map that does not settle
- * within them fails, naming t and the rows left on the wrong side.
- * Exempt (slow_hold, mark_slow): a string this event's impact made taut,
- * and a contact it made persistent below stick_velocity. Releasing those
- * too turned an inelastic collapse into endless chatter: on the 6 x 6
+ * So, as string_net's "taut strings must pull": free rows closing at or
+ * past their surface are resolved as impacts (held rows stay on their
+ * surface through them), until none is left; then, if a held row pushes
+ * or pulls, the closed rows are settled by their complementarity problem
+ * (release_by_lcp, which releases rows but changes no velocity); and
+ * again, until no root is on its wrong side. A held row that still pushes
+ * or pulls after the problem (no solution within the pivoting limit) is
+ * released the worst first, one at a time. Each pass changes the modes; the passes are bounded
+ * by the number of rows, and a map that does not settle within them fails,
+ * naming t and the rows left on the wrong side.
+ * That one-at-a-time rule alone (f4fdfc3) released, with a string an impact
+ * had just made taut, rows the complementarity problem keeps: on the 6 x 6
  * capture with release_held (validation case capture_moreau_vs_event) three
- * strings in a row re-tightened in turn every ~5e-8 s at t = 1.4575 s until
- * the engine's Zeno guard stopped the run. They are checked again at the
- * next event of the net. */
+ * strings re-tightened in turn every ~5e-8 s at t = 1.4575 s until the
+ * engine's Zeno guard stopped the run, and the shipped demo stopped at
+ * t = 1.5497 s. c8601e3 then exempted every string an impact made taut
+ * until the net's next event: strings that could push meanwhile, unseen. */
 static int settle_modes(capture_model *m, double t, double *y, mbdae_event_info *info) {
   unsigned char *push = m->cand;
-  int *close = m->work_flag, rc = 0;
+  int *close = m->work_flag, rc = 0, lcp_tried = 0;
   for (int pass = 0;; ++pass) {
     int nbad = wrong_side_rows(m, t, y, push, close, &rc);
     if (rc) return rc;
@@ -723,11 +807,20 @@ static int settle_modes(capture_model *m, double t, double *y, mbdae_event_info 
     int nclose = 0;
     for (int k = 0; k < m->nc; ++k) nclose += close[k];
     if (nclose) { /* impacts first: they change the velocities */
-      mark_slow(m, close);
       rc = resolve_impacts(m, y, close, info);
       if (rc) return rc;
       m->settle_impacts += nclose;
       if (info) info->label = "impact";
+      lcp_tried = 0;
+      continue;
+    }
+    /* a held row pushes or pulls: the closed rows' complementarity problem
+     * (with every held row pulling or pressing, all held is its solution) */
+    if (!lcp_tried) {
+      lcp_tried = 1;
+      rc = release_by_lcp(m, t, y, info);
+      if (rc < 0) return rc;
+      if (rc > 0) ++m->settle_lcp_unsolved;
       continue;
     }
     /* the worst first, one at a time: the others' loads change with it */
@@ -737,11 +830,7 @@ static int settle_modes(capture_model *m, double t, double *y, mbdae_event_info 
       double f = m->lambda[k] * m->rows[k].vscale;
       if (push[k] && (kw < 0 || f > worst)) kw = k, worst = f;
     }
-    m->active[kw] = 0;
-    set_release_ref(m, kw);
-    ++m->releases;
-    ++m->settle_releases;
-    if (info && !info->label) info->label = "release";
+    release_row(m, kw, info);
   }
 }
 
@@ -794,9 +883,7 @@ int capture_event(double t, double *y, double *yp, const int *dirs,
     }
     int nimp = 0;
     for (int k = 0; k < m->nc; ++k) nimp += m->work_flag[k];
-    for (int k = 0; k < m->nc; ++k) m->slow_hold[k] = 0;
     if (nimp) {
-      mark_slow(m, m->work_flag);
       int rc = resolve_impacts(m, y, m->work_flag, info);
       if (rc) return rc;
       if (info) info->label = "impact";
