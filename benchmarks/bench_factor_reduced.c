@@ -16,7 +16,10 @@
  *               ordered by AMD, METIS or NESDIS,
  *   ldl-*       CHOLMOD simplicial LDL^T of the quasi-definite system
  *               itself (no pivoting: any symmetric order is stable for a
- *               quasi-definite matrix), AMD or METIS.
+ *               quasi-definite matrix), AMD or METIS,
+ *   ns-ldl      solver/ns_factor.c's LDL^T (SuiteSparse LDL, AMD order), as
+ *   ns-klu      nonsmooth.c uses it now, and its KLU (no factor size:
+ *               nnz(L) printed as 0).
  * Printed per method, CPU ms as medians of R repeats: the symbolic
  * analysis, the numeric factorisation (refactorisation for KLU, the form
  * of S included for chol-*), one solve, block solves of 32 and 128
@@ -33,6 +36,7 @@
 #include <klu.h>
 
 #include "engine_impl.h"
+#include "ns_factor.h"
 #include "onestep_solver.h"
 
 #define MAX_RHS 128
@@ -407,6 +411,46 @@ static int bench_cholmod(const sysm *m, int schur, int ordering, int repeat, con
   return ok ? 0 : -1;
 }
 
+/* solver/ns_factor.c: analysis = first factorisation minus a refactorisation */
+static int bench_nsf(const sysm *m, ns_factor_kind kind, int repeat, const double *B, double *X,
+                     timing *out) {
+  ns_factor *f = ns_factor_create(kind);
+  double *ta = malloc((size_t)repeat * 5 * sizeof *ta);
+  int ok = f && ta;
+  double *tf = ok ? ta + repeat : NULL, *t1 = tf + repeat, *t32 = t1 + repeat, *t128 = t32 + repeat;
+  for (int r = 0; r < repeat && ok; ++r) {
+    double t0 = cpu_now();
+    ok = ns_factor_factor(f, m->n, m->na, m->p, m->i, m->x, 0) == 0;
+    ta[r] = cpu_now() - t0;
+    t0 = cpu_now();
+    ok = ok && ns_factor_refactor(f, m->p, m->i, m->x) == 0;
+    tf[r] = cpu_now() - t0;
+    ta[r] -= tf[r];
+  }
+  ok = ok && ns_factor_current(f) == kind;
+  const int nrhs[3] = {1, 32, MAX_RHS};
+  double *tt[3] = {t1, t32, t128};
+  double res = 0.0;
+  for (int q = 0; q < 3 && ok; ++q)
+    for (int r = 0; r < repeat && ok; ++r) {
+      memcpy(X, B, (size_t)nrhs[q] * (size_t)m->n * sizeof *X);
+      double t0 = cpu_now();
+      ok = ns_factor_solve(f, nrhs[q], X) == 0;
+      tt[q][r] = cpu_now() - t0;
+      if (r == 0) res = fmax(res, rel_residual(m, nrhs[q], X, B));
+    }
+  if (ok) {
+    out->analyse = median(ta, repeat), out->factor = median(tf, repeat);
+    out->solve1 = median(t1, repeat), out->solve32 = median(t32, repeat);
+    out->solve128 = median(t128, repeat);
+    out->lnz = 0.0;
+    out->res = res;
+  }
+  ns_factor_free(&f);
+  free(ta);
+  return ok ? 0 : -1;
+}
+
 static int bench_file(const char *path, int repeat) {
   onestep s;
   if (onestep_read(path, &s)) {
@@ -452,10 +496,13 @@ static int bench_file(const char *path, int repeat) {
                   {"chol-metis", 1, CHOLMOD_METIS},
                   {"chol-nesd", 1, CHOLMOD_NESDIS},
                   {"ldl-amd", 2, CHOLMOD_AMD},
-                  {"ldl-metis", 2, CHOLMOD_METIS}};
+                  {"ldl-metis", 2, CHOLMOD_METIS},
+                  {"ns-ldl", 3, NS_FACTOR_LDL},
+                  {"ns-klu", 3, NS_FACTOR_KLU}};
       for (size_t q = 0; q < sizeof meth / sizeof meth[0]; ++q) {
-        int e = meth[q].kind == 0 ? bench_klu(&m, meth[q].ord, repeat, B, X, &t)
-                                  : bench_cholmod(&m, meth[q].kind == 1, meth[q].ord, repeat, B, X, &t);
+        int e = meth[q].kind == 0   ? bench_klu(&m, meth[q].ord, repeat, B, X, &t)
+                : meth[q].kind == 3 ? bench_nsf(&m, (ns_factor_kind)meth[q].ord, repeat, B, X, &t)
+                                    : bench_cholmod(&m, meth[q].kind == 1, meth[q].ord, repeat, B, X, &t);
         if (e) {
           printf("  %-10s failed\n", meth[q].name);
           fail = 1;

@@ -36,7 +36,7 @@ endif()
 # linked PRIVATE into libmbdae.so); a consumer of the static one links them.
 set(MBDAE_STATIC_DEP_NAMES sundials_ida sundials_cvode sundials_arkode sundials_nvecserial
     sundials_sunmatrixdense sundials_sunmatrixsparse sundials_sunlinsoldense
-    sundials_sunlinsolklu sundials_sunnonlinsolfixedpoint klu cholmod metis yaml matio)
+    sundials_sunlinsolklu sundials_sunnonlinsolfixedpoint klu ldl amd metis yaml matio)
 # Where they were found here, as search hints for the consumer (only those
 # outside the compiler's implicit directories, so a Debian install records none).
 set(MBDAE_STATIC_DEP_DIRS)

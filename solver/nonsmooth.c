@@ -1,6 +1,6 @@
 /* nonsmooth.c - the one-step nonsmooth problem (nonsmooth.h): a primal-dual
  * active-set (semismooth Newton on the min-map) iteration, each iterate a
- * sparse linear system factorised by ns_factor.h (CHOLMOD's LDL^T, KLU as
+ * sparse linear system factorised by ns_factor.h (LDL^T, KLU as
  * fallback), block principal pivoting once it
  * cycles (pivot_flip), and projected Gauss-Seidel as the fallback.
  *

@@ -10,7 +10,7 @@
  * W (nv x nv, symmetric positive definite, CSC) and G (nc x nv, CSR) have
  * fixed patterns; each active set's reduced system (the Delassus matrix of
  * the active rows bordered by the velocities not eliminated, nonsmooth.c)
- * is factorised by ns_factor.h (CHOLMOD's LDL^T, KLU) and later iterates are
+ * is factorised by ns_factor.h (LDL^T, KLU) and later iterates are
  * bordered solves on that factor (ns_border.h). A primal-dual active-set iteration (the semismooth Newton
  * method on min(P, c w) = 0) decides the active rows, warm-started from the
  * previous impulses; after an infeasible iterate, Gauss-Seidel sweeps from

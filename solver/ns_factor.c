@@ -1,21 +1,28 @@
-/* ns_factor.c - LDL^T (CHOLMOD) or LU (KLU) of a quasi-definite reduced
- * system (ns_factor.h). */
+/* ns_factor.c - LDL^T (SuiteSparse LDL, AMD order) or LU (KLU) of a
+ * quasi-definite reduced system (ns_factor.h). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cholmod.h>
+#include <amd.h>
 #include <klu.h>
+#include <ldl.h>
 
 #include "ns_factor.h"
 
 /* NS_FACTOR_AUTO uses LDL^T from this many unknowns. Measured on the net
- * captures' reduced systems (bench_factor_reduced, analysis + factorisation,
- * medians): 30 and 35 unknowns (5 x 5 net) KLU 10 / 18 us, LDL^T 9 / 16 us;
- * 170 (10 x 10) 0.078 against 0.062 ms; 1,746 (30 x 30) 2.6 against 1.5 ms;
- * 19,803 (100 x 100) 82 against 23 ms. Below the tie the systems are a few
- * rows (a ball, a chain's contacts) and KLU's pivoting is kept. */
+ * captures' reduced systems (bench_factor_reduced, analysis +
+ * factorisation, medians): 35 unknowns (5 x 5 net) KLU 19 us, LDL^T 10 us;
+ * 170 (10 x 10) 0.10 against 0.048 ms; 1,746 (30 x 30) 2.2 against 1.0 ms;
+ * 19,803 (100 x 100) 56 against 19 ms. Below, the systems are a few rows (a
+ * ball, a chain's contacts) where either costs microseconds and KLU's
+ * pivoting is kept. */
 #define NS_FACTOR_LDL_MIN 32
+/* LDL^T solves of several right-hand sides sweep L once for blocks of this
+ * many (interleaved, so one entry of L updates them all): 32 right-hand
+ * sides on the 100 x 100 reduced system took 54 ms one by one (LDL's own
+ * solves), 48 ms with KLU (four at a time); see ldl_solve_block. */
+#define NS_FACTOR_BLOCK 4
 /* KLU refactorisation with the old pivot order is kept while its
  * reciprocal pivot growth estimate stays above this (else fresh pivoting). */
 #define NS_FACTOR_KLU_RCOND 1e-12
@@ -29,16 +36,13 @@ struct ns_factor {
   klu_symbolic *ksym;
   klu_numeric *knum;
   int klu_pattern; /* ksym belongs to the current pattern */
-  /* CHOLMOD */
-  cholmod_common cc;
-  int cc_started;
-  cholmod_factor *L;
-  int ldl_pattern; /* L's analysis belongs to the current pattern */
+  /* LDL: the AMD permutation, the elimination tree, L (CSC, unit diagonal
+   * not stored) and D; arrays of n (cap_n) and of nnz(L) (cap_l) */
+  int *perm, *pinv, *parent, *lnz, *flag, *pattern, *lp, *li;
+  double *lx, *d, *y, *work;
+  int cap_n, cap_l;
+  int ldl_pattern; /* the analysis belongs to the current pattern */
   int ldl_refused; /* the current values gave no valid LDL^T: KLU next */
-  /* cholmod_solve2's result and workspaces for blocks of w = 1..4
-   * right-hand sides: it reallocates them whenever their shape changes, so
-   * each width keeps its own (reallocated only when n changes) */
-  cholmod_dense *X[4], *Y[4], *E[4];
 };
 
 ns_factor *ns_factor_create(ns_factor_kind kind) {
@@ -47,17 +51,6 @@ ns_factor *ns_factor_create(ns_factor_kind kind) {
   f->kind = kind;
   f->cur = NS_FACTOR_AUTO;
   klu_defaults(&f->kc);
-  if (!cholmod_start(&f->cc)) {
-    free(f);
-    return NULL;
-  }
-  f->cc_started = 1;
-  f->cc.print = 0; /* no I/O below the driver: failures are return codes */
-  f->cc.nmethods = 1;
-  f->cc.method[0].ordering = CHOLMOD_AMD;
-  f->cc.postorder = 1;
-  f->cc.supernodal = CHOLMOD_SIMPLICIAL;
-  f->cc.final_ll = 0;
   return f;
 }
 
@@ -66,60 +59,63 @@ void ns_factor_free(ns_factor **fp) {
   ns_factor *f = *fp;
   if (f->knum) klu_free_numeric(&f->knum, &f->kc);
   if (f->ksym) klu_free_symbolic(&f->ksym, &f->kc);
-  if (f->cc_started) {
-    cholmod_free_factor(&f->L, &f->cc);
-    for (int w = 0; w < 4; ++w) {
-      cholmod_free_dense(&f->X[w], &f->cc);
-      cholmod_free_dense(&f->Y[w], &f->cc);
-      cholmod_free_dense(&f->E[w], &f->cc);
-    }
-    cholmod_finish(&f->cc);
-  }
+  free(f->perm), free(f->pinv), free(f->parent), free(f->lnz), free(f->flag);
+  free(f->pattern), free(f->lp), free(f->li), free(f->lx), free(f->d), free(f->y), free(f->work);
   free(f);
   *fp = NULL;
 }
 
 ns_factor_kind ns_factor_current(const ns_factor *f) { return f->cur; }
 
-/* M as CHOLMOD sees it: the lower triangle of the given CSC (the upper is
- * ignored with stype -1), borrowed, not copied. */
-static cholmod_sparse chol_view(const ns_factor *f, const int *p, const int *i, const double *x) {
-  cholmod_sparse a;
-  memset(&a, 0, sizeof a);
-  a.nrow = a.ncol = (size_t)f->n;
-  a.nzmax = (size_t)p[f->n];
-  a.p = (void *)p;
-  a.i = (void *)i;
-  a.x = (void *)x;
-  a.stype = -1;
-  a.itype = CHOLMOD_INT;
-  a.xtype = CHOLMOD_REAL;
-  a.dtype = CHOLMOD_DOUBLE;
-  a.sorted = 0;
-  a.packed = 1;
-  return a;
+/* Room for n unknowns in the LDL arrays: 0, or -3 when out of memory. */
+static int ldl_room(ns_factor *f, int n) {
+  if (n <= f->cap_n) return 0;
+  int **iv[8] = {&f->perm, &f->pinv, &f->parent, &f->lnz, &f->flag, &f->pattern, &f->lp, NULL};
+  for (int k = 0; iv[k]; ++k) {
+    int *t = realloc(*iv[k], ((size_t)n + 1) * sizeof *t);
+    if (!t) return -3;
+    *iv[k] = t;
+  }
+  double **dv[4] = {&f->d, &f->y, &f->work, NULL};
+  for (int k = 0; dv[k]; ++k) {
+    /* work: NS_FACTOR_BLOCK right-hand sides interleaved */
+    const size_t len = (size_t)n * (dv[k] == &f->work ? NS_FACTOR_BLOCK : 1);
+    double *t = realloc(*dv[k], len * sizeof *t);
+    if (!t) return -3;
+    *dv[k] = t;
+  }
+  f->cap_n = n;
+  return 0;
 }
 
 /* LDL^T with the quasi-definite signs: 0, 1 invalid (zero, non-finite or
- * wrong-signed pivot), -3 out of memory. */
+ * wrong-signed pivot), -3 out of memory. LDL reads the upper triangle of
+ * P M P^T from the given CSC (the rest is ignored, rows in any order). */
 static int ldl_factor(ns_factor *f, const int *p, const int *i, const double *x) {
-  cholmod_sparse a = chol_view(f, p, i, x);
+  const int n = f->n;
   if (!f->ldl_pattern) {
-    cholmod_free_factor(&f->L, &f->cc);
-    f->L = cholmod_analyze(&a, &f->cc);
-    if (!f->L) return f->cc.status == CHOLMOD_OUT_OF_MEMORY ? -3 : 1;
+    if (ldl_room(f, n)) return -3;
+    double info[AMD_INFO];
+    const int st = amd_order(n, p, i, f->perm, NULL, info);
+    if (st == AMD_OUT_OF_MEMORY) return -3;
+    if (st != AMD_OK && st != AMD_OK_BUT_JUMBLED) return 1;
+    ldl_symbolic(n, (int *)p, (int *)i, f->lp, f->parent, f->lnz, f->flag, f->perm, f->pinv);
+    const int nl = f->lp[n];
+    if (nl > f->cap_l) {
+      int *li = realloc(f->li, ((size_t)nl + 1) * sizeof *li);
+      if (li) f->li = li;
+      double *lx = li ? realloc(f->lx, ((size_t)nl + 1) * sizeof *lx) : NULL;
+      if (!lx) return -3;
+      f->lx = lx;
+      f->cap_l = nl;
+    }
     f->ldl_pattern = 1;
   }
-  if (!cholmod_factorize(&a, f->L, &f->cc))
-    return f->cc.status == CHOLMOD_OUT_OF_MEMORY ? -3 : 1;
-  const cholmod_factor *L = f->L;
-  if (f->cc.status != CHOLMOD_OK || L->minor < L->n || L->is_ll || L->is_super) return 1;
-  const int *Lp = L->p, *perm = L->Perm;
-  const double *Lx = L->x;
-  for (int k = 0; k < f->n; ++k) {
-    const double d = Lx[Lp[k]];
-    if (!isfinite(d) || !(perm[k] < f->npos ? d > 0.0 : d < 0.0)) return 1;
-  }
+  if (ldl_numeric(n, (int *)p, (int *)i, (double *)x, f->lp, f->parent, f->lnz, f->li, f->lx, f->d,
+                  f->y, f->pattern, f->flag, f->perm, f->pinv) != n)
+    return 1;
+  for (int k = 0; k < n; ++k)
+    if (!isfinite(f->d[k]) || !(f->perm[k] < f->npos ? f->d[k] > 0.0 : f->d[k] < 0.0)) return 1;
   return 0;
 }
 
@@ -176,28 +172,56 @@ int ns_factor_refactor(ns_factor *f, const int *colptr, const int *rowind, const
   return 1;
 }
 
+/* LDL's permute / L / D / L^T / permute-back solve (ldl_perm ... ldl_permt)
+ * for w <= NS_FACTOR_BLOCK columns of b at once, interleaved in work (the
+ * unused columns of a block carry zeros). */
+static void ldl_solve_block(ns_factor *f, int w, double *b) {
+  enum { B = NS_FACTOR_BLOCK };
+  const int n = f->n, *lp = f->lp, *li = f->li, *perm = f->perm;
+  const double *lx = f->lx, *d = f->d;
+  double *x = f->work;
+  for (int k = 0; k < n; ++k)
+    for (int c = 0; c < B; ++c) x[k * B + c] = c < w ? b[(size_t)c * (size_t)n + perm[k]] : 0.0;
+  /* the block of row j held in t: rows i > j of L never alias it */
+  double t[B];
+  for (int j = 0; j < n; ++j) {
+    for (int c = 0; c < B; ++c) t[c] = x[(size_t)j * B + c];
+    for (int p = lp[j]; p < lp[j + 1]; ++p) {
+      double *xi = x + (size_t)li[p] * B;
+      const double l = lx[p];
+      for (int c = 0; c < B; ++c) xi[c] -= l * t[c];
+    }
+    for (int c = 0; c < B; ++c) x[(size_t)j * B + c] = t[c] / d[j];
+  }
+  for (int j = n - 1; j >= 0; --j) {
+    for (int c = 0; c < B; ++c) t[c] = x[(size_t)j * B + c];
+    for (int p = lp[j]; p < lp[j + 1]; ++p) {
+      const double *xi = x + (size_t)li[p] * B;
+      const double l = lx[p];
+      for (int c = 0; c < B; ++c) t[c] -= l * xi[c];
+    }
+    for (int c = 0; c < B; ++c) x[(size_t)j * B + c] = t[c];
+  }
+  for (int k = 0; k < n; ++k)
+    for (int c = 0; c < w; ++c) b[(size_t)c * (size_t)n + perm[k]] = x[k * B + c];
+}
+
 int ns_factor_solve(ns_factor *f, int nrhs, double *b) {
   if (nrhs < 1 || f->n == 0) return 0;
   if (f->cur == NS_FACTOR_KLU) return klu_solve(f->ksym, f->knum, f->n, nrhs, b, &f->kc) ? 0 : -2;
   if (f->cur != NS_FACTOR_LDL) return -2;
-  /* blocks of four (CHOLMOD's simplicial solves sweep the factor once for
-   * up to four columns), the remainder as one block */
-  const size_t n = (size_t)f->n;
-  for (int c = 0; c < nrhs; c += 4) {
-    const int w = nrhs - c < 4 ? nrhs - c : 4;
-    cholmod_dense bd;
-    memset(&bd, 0, sizeof bd);
-    bd.nrow = bd.d = n;
-    bd.ncol = (size_t)w;
-    bd.nzmax = n * (size_t)w;
-    bd.x = b + (size_t)c * n;
-    bd.xtype = CHOLMOD_REAL;
-    bd.dtype = CHOLMOD_DOUBLE;
-    if (!cholmod_solve2(CHOLMOD_A, f->L, &bd, NULL, &f->X[w - 1], NULL, &f->Y[w - 1], &f->E[w - 1],
-                        &f->cc) ||
-        !f->X[w - 1])
-      return -2;
-    memcpy(bd.x, f->X[w - 1]->x, bd.nzmax * sizeof *b);
+  const int n = f->n;
+  int c = 0;
+  for (; nrhs - c >= 2; c += NS_FACTOR_BLOCK)
+    ldl_solve_block(f, nrhs - c < NS_FACTOR_BLOCK ? nrhs - c : NS_FACTOR_BLOCK,
+                    b + (size_t)c * (size_t)n);
+  for (; c < nrhs; ++c) {
+    double *bc = b + (size_t)c * (size_t)n;
+    ldl_perm(n, f->work, bc, f->perm);
+    ldl_lsolve(n, f->work, f->lp, f->li, f->lx);
+    ldl_dsolve(n, f->work, f->d);
+    ldl_ltsolve(n, f->work, f->lp, f->li, f->lx);
+    ldl_permt(n, bc, f->work, f->perm);
   }
   return 0;
 }

@@ -5,21 +5,21 @@
  * factorised once and solved for one or many right-hand sides (the
  * bordered solves of ns_border.h).
  *
- * Two implementations. CHOLMOD's simplicial LDL^T in an AMD order, without
+ * Two implementations. LDL^T (SuiteSparse's LDL in an AMD order) without
  * pivoting: a quasi-definite matrix has an LDL^T factorisation in every
  * symmetric order (Vanderbei 1995), with npos positive and n - npos
  * negative pivots. KLU: LU with partial pivoting in an AMD order (and BTF).
  * On the reduced systems of the net captures (benchmarks/
  * bench_factor_reduced.c; benchmarks/results/sections/capture_moreau.md)
- * LDL^T factorises 2-4x faster than KLU and solves 3-6x faster at 19,800
- * unknowns (100 x 100 net), about 2x faster at 1,746 (30 x 30), as fast at
- * 30 (5 x 5): its factor has half KLU's entries (L only; U = D L^T) and no
- * pivot search. A supernodal LL^T of the Schur complement of the kept
- * velocities (CHOLMOD, METIS / AMD / NESDIS) measured slower than both
- * LDL^T and, below 100 x 100, KLU. NS_FACTOR_AUTO uses
- * LDL^T from NS_FACTOR_LDL_MIN unknowns and KLU below; a factor whose
- * pivots are not finite or do not have the quasi-definite signs (the matrix
- * was not numerically quasi-definite) is redone by KLU. */
+ * LDL^T factorises 3-4x faster than KLU at 19,800 unknowns (100 x 100
+ * net), 2-3x at 1,746 (30 x 30) and 170 (10 x 10), and solves 32
+ * right-hand sides 4x faster at 100 x 100: its factor has half KLU's
+ * entries (L only; U = D L^T) and no pivot search. CHOLMOD's simplicial
+ * LDL^T is as fast (and its supernodal Cholesky of the Schur complement of
+ * the kept velocities slower) but loads BLAS and LAPACK at every start.
+ * NS_FACTOR_AUTO uses LDL^T from NS_FACTOR_LDL_MIN unknowns and KLU below;
+ * a factor whose pivots are not finite or do not have the quasi-definite
+ * signs (the matrix was not numerically quasi-definite) is redone by KLU. */
 #ifndef MBDAE_NS_FACTOR_H
 #define MBDAE_NS_FACTOR_H
 

@@ -239,7 +239,7 @@ static void test_sparse_fallback_coupled_body(void) {
 
 /* The coupled body by the active-set iteration, its reduced systems (the
  * body's three velocities kept: quasi-definite) factorised by KLU, by
- * CHOLMOD's LDL^T and by the default choice (LDL^T at this size). */
+ * LDL^T (SuiteSparse LDL) and by the default choice (LDL^T at this size). */
 static void test_coupled_body_both_factorisations(void) {
   coupled_body(1000, 50, 50, NS_FACTOR_KLU, NS_FACTOR_KLU);
   coupled_body(1000, 50, 50, NS_FACTOR_LDL, NS_FACTOR_LDL);
