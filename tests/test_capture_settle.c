@@ -86,6 +86,44 @@ static int string_between(const capture_model *m, int a, int b) {
   return -1;
 }
 
+/* One event-map case: the model built from p with np points, its state set
+ * from the points' positions R and velocities V (3 np each), every row free
+ * (the case then holds its rows and marks the roots that fired). */
+typedef struct {
+  capture_model *m;
+  double *y;
+  int *dirs;
+} settle_case;
+
+static void case_open(settle_case *c, const capture_params *p, int np, const double *R,
+                      const double *V) {
+  memset(c, 0, sizeof *c);
+  CU_ASSERT_EQUAL_FATAL(capture_create(p, &c->m, NULL), MBDAE_OK);
+  capture_model *m = c->m;
+  CU_ASSERT_EQUAL_FATAL(m->np, np);
+  c->y = calloc((size_t)capture_size(m), sizeof *c->y);
+  c->dirs = calloc((size_t)(m->nc + m->np), sizeof *c->dirs);
+  CU_ASSERT_FATAL(c->y && c->dirs);
+  CU_ASSERT_EQUAL(capture_initial_state(m, 0.0, c->y), MBDAE_OK);
+  memcpy(c->y, R, (size_t)(3 * np) * sizeof *R);
+  memcpy(&c->y[3 * np], V, (size_t)(3 * np) * sizeof *V);
+  for (int k = 0; k < m->nc; ++k) m->active[k] = 0, m->c_ref[k] = 0.0;
+}
+
+/* The event map at t = 1 with the roots marked in c->dirs; it must continue. */
+static void case_fire(settle_case *c) {
+  mbdae_event_info info;
+  memset(&info, 0, sizeof info);
+  CU_ASSERT_EQUAL(capture_event(1.0, c->y, NULL, c->dirs, &info, c->m), MBDAE_EVENT_CONTINUE);
+}
+
+static void case_close(settle_case *c) {
+  assert_roots_on_own_side(c->m, c->y);
+  free(c->dirs);
+  free(c->y);
+  capture_free(&c->m);
+}
+
 static void test_string_that_would_push_is_released(void) {
   capture_params p;
   capture_params_default(&p);
@@ -97,33 +135,24 @@ static void test_string_that_would_push_is_released(void) {
   p.xi_string = 1.0;
   p.omega_string = 10.0;
   p.launch_point[0] = -30.0; /* far from the body; the state is set below */
-  capture_model *m = NULL;
-  CU_ASSERT_EQUAL_FATAL(capture_create(&p, &m, NULL), MBDAE_OK);
-  CU_ASSERT_EQUAL_FATAL(m->np, 3);
-  int kab = string_between(m, 0, 1), kbc = string_between(m, 1, 2);
-  CU_ASSERT_FATAL(kab >= 0 && kbc >= 0);
-  int n = capture_size(m);
-  double *y = calloc((size_t)n, sizeof *y);
-  int *dirs = calloc((size_t)(m->nc + m->np), sizeof *dirs);
-  CU_ASSERT_FATAL(y && dirs);
-  CU_ASSERT_EQUAL(capture_initial_state(m, 0.0, y), MBDAE_OK);
   double L = p.spacing, mp = p.point_mass, W = p.omega_string, delta = 1e-4, w = 0.5;
   double d = L * sqrt(1.0 - delta), x0 = -30.0;
   double R[9] = {x0, 0, 0, x0 + d, 0, 0, x0 + d, L, 0};
   double V[9] = {0, w, 0, 0, 0, 0, 0, 2 * w, 0};
-  memcpy(y, R, sizeof R);
-  memcpy(&y[3 * m->np], V, sizeof V);
+  settle_case sc;
+  case_open(&sc, &p, 3, R, V);
+  capture_model *m = sc.m;
+  double *y = sc.y;
+  int kab = string_between(m, 0, 1), kbc = string_between(m, 1, 2);
+  CU_ASSERT_FATAL(kab >= 0 && kbc >= 0);
   /* the premise, in closed form: AB pulls before the event, would push after */
   double lam_before = mp * (W * W * delta * L * L - 2 * w * w) / (8 * d * d);
   double lam_after = mp * W * W * delta * L * L / (8 * d * d);
   CU_ASSERT_FATAL(lam_before * 2 * L < -p.release_force);
   CU_ASSERT_FATAL(lam_after * 2 * L > 1e3 * p.release_force);
-  for (int k = 0; k < m->nc; ++k) m->active[k] = 0, m->c_ref[k] = 0.0;
   m->active[kab] = 1;
-  dirs[kbc] = 1; /* BC reached its length, stretching */
-  mbdae_event_info info;
-  memset(&info, 0, sizeof info);
-  CU_ASSERT_EQUAL(capture_event(1.0, y, NULL, dirs, &info, m), MBDAE_EVENT_CONTINUE);
+  sc.dirs[kbc] = 1; /* BC reached its length, stretching */
+  case_fire(&sc);
   const double *v = &y[3 * m->np];
   for (int i = 0; i < 3; ++i) {
     MBDAE_ASSERT_ABS(v[3 * i], 0.0, 1e-12);
@@ -136,10 +165,7 @@ static void test_string_that_would_push_is_released(void) {
   /* released short: slack, its gap root watched from the surface */
   CU_ASSERT(d < L);
   MBDAE_ASSERT_ABS(m->c_ref[kab], 0.0, 0.0);
-  assert_roots_on_own_side(m, y);
-  free(dirs);
-  free(y);
-  capture_free(&m);
+  case_close(&sc);
 }
 
 static void test_contact_that_would_pull_is_released(void) {
@@ -154,32 +180,23 @@ static void test_contact_that_would_pull_is_released(void) {
   p.body_mass = 3.0;
   p.e_body = 0.0;
   p.launch_point[0] = -3.0; /* outside; the state is set below */
-  capture_model *m = NULL;
-  CU_ASSERT_EQUAL_FATAL(capture_create(&p, &m, NULL), MBDAE_OK);
-  CU_ASSERT_EQUAL_FATAL(m->np, 2);
-  int kab = string_between(m, 0, 1);
-  CU_ASSERT_FATAL(kab >= 0);
-  int n = capture_size(m), bo = capture_body_offset(m);
-  double *y = calloc((size_t)n, sizeof *y);
-  int *dirs = calloc((size_t)(m->nc + m->np), sizeof *dirs);
-  CU_ASSERT_FATAL(y && dirs);
-  CU_ASSERT_EQUAL(capture_initial_state(m, 0.0, y), MBDAE_OK);
   double L = p.spacing, top = 0.5 * p.box_size[2], mp = p.point_mass, M = p.body_mass;
   double w = 0.5, u = 0.1;
   double R[6] = {0, 0, top + L, 0, 0, top}; /* A above B, B on the top face */
   double V[6] = {w, 0, -u, 0, 0, -u};
-  memcpy(y, R, sizeof R);
-  memcpy(&y[3 * m->np], V, sizeof V);
+  settle_case sc;
+  case_open(&sc, &p, 2, R, V);
+  capture_model *m = sc.m;
+  double *y = sc.y;
+  int kab = string_between(m, 0, 1), bo = capture_body_offset(m);
+  CU_ASSERT_FATAL(kab >= 0);
   for (int c = 0; c < 3; ++c)
     y[bo + MBDAE_RB_P + c] = y[bo + MBDAE_RB_U + c] = y[bo + MBDAE_RB_W + c] = 0.0;
   y[bo + MBDAE_RB_Q] = 1.0, y[bo + MBDAE_RB_Q + 1] = y[bo + MBDAE_RB_Q + 2] = y[bo + MBDAE_RB_Q + 3] = 0.0;
   for (int j = 0; j < m->np; ++j) m->face[j] = mbdae_polytope_face_of(capture_body(m), &R[3], NULL);
-  for (int k = 0; k < m->nc; ++k) m->active[k] = 0, m->c_ref[k] = 0.0;
   m->active[kab] = 1;    /* taut, not stretching: (r_B - r_A) . (v_B - v_A) = 0 */
-  dirs[m->ns + 1] = 1;   /* B reached the face, closing */
-  mbdae_event_info info;
-  memset(&info, 0, sizeof info);
-  CU_ASSERT_EQUAL(capture_event(1.0, y, NULL, dirs, &info, m), MBDAE_EVENT_CONTINUE);
+  sc.dirs[m->ns + 1] = 1; /* B reached the face, closing */
+  case_fire(&sc);
   double vz = -2.0 * mp * u / (2.0 * mp + M);
   const double *v = &y[3 * m->np];
   MBDAE_ASSERT_REL(v[0], w, 1e-12);
@@ -194,10 +211,7 @@ static void test_contact_that_would_pull_is_released(void) {
   CU_ASSERT(m->lambda[kab] < 0.0);
   CU_ASSERT_EQUAL(m->active[m->ns + 1], 0);  /* would pull: released */
   CU_ASSERT_EQUAL(m->active[m->ns + 0], 0);
-  assert_roots_on_own_side(m, y);
-  free(dirs);
-  free(y);
-  capture_free(&m);
+  case_close(&sc);
 }
 
 /* Case 3 above: AB made taut by a plastic impact next to held BC. */
@@ -210,23 +224,17 @@ static void taut_by_impact(double a, int expect_ab_held) {
   p.spacing = 0.45;
   p.e_string = 0.0;
   p.launch_point[0] = -30.0; /* far from the body; the state is set below */
-  capture_model *m = NULL;
-  CU_ASSERT_EQUAL_FATAL(capture_create(&p, &m, NULL), MBDAE_OK);
-  CU_ASSERT_EQUAL_FATAL(m->np, 3);
   CU_ASSERT_EQUAL_FATAL(p.release_held, 0);
-  int kab = string_between(m, 0, 1), kbc = string_between(m, 1, 2);
-  CU_ASSERT_FATAL(kab >= 0 && kbc >= 0);
-  int n = capture_size(m);
-  double *y = calloc((size_t)n, sizeof *y);
-  int *dirs = calloc((size_t)(m->nc + m->np), sizeof *dirs);
-  CU_ASSERT_FATAL(y && dirs);
-  CU_ASSERT_EQUAL(capture_initial_state(m, 0.0, y), MBDAE_OK);
   const double L = p.spacing, mp = p.point_mass, s = 0.3, w = 1.0, r3 = sqrt(3.0);
   const double x0 = -30.0, u[3] = {-0.5, 0.5 * r3, 0.0};
   double R[9] = {x0 - L, 0, 0, x0, 0, 0, x0 + L * u[0], L * u[1], 0};
   double V[9] = {-s, a, 0, 0, 0, 0, w * 0.5 * r3, w * 0.5, 0};
-  memcpy(y, R, sizeof R);
-  memcpy(&y[3 * m->np], V, sizeof V);
+  settle_case sc;
+  case_open(&sc, &p, 3, R, V);
+  capture_model *m = sc.m;
+  double *y = sc.y;
+  int kab = string_between(m, 0, 1), kbc = string_between(m, 1, 2);
+  CU_ASSERT_FATAL(kab >= 0 && kbc >= 0);
   /* after the impact, in closed form */
   double q = 2.0 * s / 15.0;
   double VA[3] = {-7.0 * s / 15.0, a, 0}, VB[3] = {-7.0 * s / 15.0, -r3 * s / 15.0, 0};
@@ -240,12 +248,9 @@ static void taut_by_impact(double a, int expect_ab_held) {
   double Q = 8.0 / 15.0 * (0.25 * alpha - beta), P = -0.5 * (alpha + 0.5 * Q);
   /* the premise: held, AB would push in (a), both pull in (b) */
   CU_ASSERT_FATAL(expect_ab_held ? P < 0.0 && Q < 0.0 : P > 0.0);
-  for (int k = 0; k < m->nc; ++k) m->active[k] = 0, m->c_ref[k] = 0.0;
   m->active[kbc] = 1;
-  dirs[kab] = 1; /* AB reached its length, stretching */
-  mbdae_event_info info;
-  memset(&info, 0, sizeof info);
-  CU_ASSERT_EQUAL(capture_event(1.0, y, NULL, dirs, &info, m), MBDAE_EVENT_CONTINUE);
+  sc.dirs[kab] = 1; /* AB reached its length, stretching */
+  case_fire(&sc);
   const double *v = &y[3 * m->np];
   for (int c = 0; c < 3; ++c) {
     MBDAE_ASSERT_ABS(v[c], VA[c], 1e-12);
@@ -264,10 +269,7 @@ static void taut_by_impact(double a, int expect_ab_held) {
     CU_ASSERT_EQUAL(lcp_releases, 1);
   }
   for (int j = 0; j < m->np; ++j) CU_ASSERT_EQUAL(m->active[m->ns + j], 0);
-  assert_roots_on_own_side(m, y);
-  free(dirs);
-  free(y);
-  capture_free(&m);
+  case_close(&sc);
 }
 static void test_taut_by_impact_would_push(void) { taut_by_impact(0.0, 0); }
 static void test_taut_by_impact_pulls(void) { taut_by_impact(1.1, 1); }
