@@ -66,14 +66,9 @@
 #include "mbdae/mbdae.h"
 #include "nonsmooth.h"
 #include "siconos/siconos_sbm.h"
+#include "bench_timing.h"
 
 extern const mbdae_model_kind mbdae_model_net_capture;
-
-static double cpu_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
 
 typedef struct lcp_problem {
   double t;
@@ -236,11 +231,6 @@ static double residual(const capture_model *m, const lcp_problem *pb, const doub
   free(x), free(v), free(vf), free(z);
   *vref_out = vref;
   return res;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
 }
 
 static double median(double *x, int n) {

@@ -38,19 +38,9 @@
 #include "engine_impl.h"
 #include "ns_factor.h"
 #include "onestep_solver.h"
+#include "bench_timing.h"
 
 #define MAX_RHS 128
-
-static double cpu_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
 
 static double median(double *t, int r) {
   qsort(t, (size_t)r, sizeof *t, cmp_double);

@@ -31,12 +31,7 @@
 #include "strings/string_net_model.h"
 #include "strings_moreau.h"
 #include "strings_run.h"
-
-static double cpu_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "bench_timing.h"
 
 int main(int argc, char **argv) {
   if (argc < 6) {

@@ -23,17 +23,7 @@
 #include <time.h>
 
 #include "onestep_solver.h"
-
-static double cpu_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
+#include "bench_timing.h"
 
 /* max |W v - r - G^T P|, min P, min w, max |P w| over the set. */
 static void check(const onestep *s, const double *v, const double *P, double out[4]) {

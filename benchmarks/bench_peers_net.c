@@ -31,6 +31,7 @@
 #include "mbdae/mbdae.h"
 #include "param_schema.h"
 #include "strings/string_net_model.h"
+#include "bench_timing.h"
 
 extern const mbdae_model_kind mbdae_model_string_net;
 
@@ -41,12 +42,6 @@ typedef struct {
   double *samp; /* nsamp x 3 np */
   int *have;
 } sampler;
-
-static double cpu_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 
 /* Output times are k dt; events (ev != NULL) are skipped. */

@@ -14,12 +14,7 @@
 
 #include "../validation/rover_sim.h"
 #include "mbdae/status.h"
-
-static double cpu_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "bench_timing.h"
 
 static void scenario2(rover_params *p, int table) {
   rover_params_default(p);

@@ -46,17 +46,7 @@
 
 #include "friction.h"
 #include "onestep_io.h"
-
-static double cpu_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
+#include "../bench_timing.h"
 
 /* The problem in Delassus form: nct contacts of 3 rows; row map: for
  * contact c, rows 3c..3c+2 are the set's rows (G row, T rows) or -1 (dummy). */

@@ -51,12 +51,7 @@
 #include "nonsmooth.h"
 #include "onestep_io.h"
 #include "siconos_sbm.h"
-
-static double cpu_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "../bench_timing.h"
 
 typedef struct delassus {
   int n;          /* rows of the index set */
@@ -127,11 +122,6 @@ typedef struct result {
   double cpu, err, dz;
   int iters, info, repeats;
 } result;
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
 
 /* Median of the repeats' CPU times. */
 static double median(double *t, int n) {

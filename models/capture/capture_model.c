@@ -124,6 +124,12 @@ static void velocities(const capture_model *m, const double *y, double *u) {
   memcpy(&u[3 * m->np + 3], &y[m->boff + MBDAE_RB_W], 3 * sizeof *u);
 }
 
+/* The scale of row k's relative gap c / c_s (roots, bands): L^2 for a
+ * string, 1 for a contact. */
+static double row_cscale(const capture_model *m, int k) {
+  return k < m->ns ? m->net->s[k].L * m->net->s[k].L : 1.0;
+}
+
 static double row_dot(const capture_row *r, const double *u) {
   double s = 0.0;
   for (int i = 0; i < r->nz; ++i) s += r->val[i] * u[r->idx[i]];
@@ -497,10 +503,10 @@ int capture_roots(double t, const double *y, const double *yp, double *g, void *
 
 void capture_root_values(const capture_model *m, const double *y, const double *lambda,
                          double *g) {
-  int unilateral = m->p.mode == CAPTURE_MODE_BAUMGARTE && m->p.forces == CAPTURE_FORCES_UNILATERAL;
+  int unilateral = unilateral_forces(m);
   for (int k = 0; k < m->nc; ++k) {
     const capture_row *r = &m->rows[k];
-    double cs = k < m->ns ? m->net->s[k].L * m->net->s[k].L : 1.0;
+    double cs = row_cscale(m, k);
     if (m->p.mode == CAPTURE_MODE_EVENT && m->active[k])
       /* the normal force f = -lambda |grad c| falls to -release_force:
        * release (a hair below zero, so a force-free taut string moving
@@ -655,14 +661,14 @@ static int resolve_impacts(capture_model *m, double *y, int *isimpact,
  * constraints sit at c ~ 0 up to the drift control's error, so a string
  * released a hair long is watched from there (a re-stretch is seen). */
 static void set_release_ref(capture_model *m, int k) {
-  double cs = k < m->ns ? m->net->s[k].L * m->net->s[k].L : 1.0;
+  double cs = row_cscale(m, k);
   m->c_ref[k] = m->rows[k].c > 0.0 ? m->rows[k].c / cs : 0.0;
 }
 
 /* A free row's root value: its relative gap past the reference it was
  * released at, less the root's margin (> 0: past its surface). */
 static double free_root(const capture_model *m, int k) {
-  double cs = k < m->ns ? m->net->s[k].L * m->net->s[k].L : 1.0;
+  double cs = row_cscale(m, k);
   return m->rows[k].c / cs - m->c_ref[k] - CAPTURE_ROOT_MARGIN;
 }
 /* At its surface: within the root's margin below it. */
@@ -707,7 +713,7 @@ static int wrong_side_rows(capture_model *m, double t, const double *y, unsigned
       if (g > 0.0) {
         close[k] = 1;
       } else if (at_surface(m, k)) {
-        double cs = k < m->ns ? m->net->s[k].L * m->net->s[k].L : 1.0;
+        double cs = row_cscale(m, k);
         double cdd = row_dot(r, acc) + r->gamma;
         close[k] = cdd >= 0.0 || r->cdot * r->cdot > -2.0 * cdd * CAPTURE_OVERSHOOT * cs;
       }
@@ -930,7 +936,7 @@ int capture_event(double t, double *y, double *yp, const int *dirs,
          * free, nothing brought it back (a contact held 50 face depths
          * away, a string held slack until its end points met and its row
          * vanished, the 30 x 30 capture's blow-up at t = 1.76-1.92 s). */
-        double cs = k < m->ns ? m->net->s[k].L * m->net->s[k].L : 1.0;
+        double cs = row_cscale(m, k);
         m->c_ref[k] = fmin(m->rows[k].c / cs, 0.0) - CAPTURE_KEEP_BAND;
         changed = 1;
       }
