@@ -1,15 +1,39 @@
 /* testutil.c - CUnit runner shared by every test executable. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* nftw */
 #include "testutil.h"
 
 #include <CUnit/Basic.h>
 #include <errno.h>
+#include <ftw.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* The scratch directories this process made (mbdae_test_tmpdir): removed
+ * when every test passed, kept and named when one failed. */
+enum { MAX_SCRATCH = 256 };
+static char *scratch[MAX_SCRATCH];
+static int n_scratch;
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+  (void)st; (void)flag; (void)ftw;
+  if (remove(path) != 0) fprintf(stderr, "scratch: cannot remove %s: %s\n", path, strerror(errno));
+  return 0;
+}
+
+static void settle_scratch(int passed) {
+  for (int i = 0; i < n_scratch; ++i) {
+    if (passed)
+      nftw(scratch[i], remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    else
+      printf("scratch kept: %s\n", scratch[i]);
+    free(scratch[i]);
+  }
+  n_scratch = 0;
+}
 
 int mbdae_test_main(const char *suite_name, const mbdae_test *tests) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 2;
@@ -25,6 +49,7 @@ int mbdae_test_main(const char *suite_name, const mbdae_test *tests) {
   printf("\n%s: %u tests run, %u failed (%u failed assertions)\n", suite_name,
          run, tests_failed, failed);
   CU_cleanup_registry();
+  settle_scratch(failed == 0 && run > 0);
   return (failed == 0 && run > 0) ? 0 : 1;
 }
 
@@ -49,6 +74,15 @@ const char *mbdae_test_tmpdir(const char *tag) {
     fprintf(stderr, "mkdtemp(%s): %s\n", buf, strerror(errno));
     exit(2);
   }
+  if (n_scratch == MAX_SCRATCH) {
+    fprintf(stderr, "mbdae_test_tmpdir: more than %d scratch directories\n", MAX_SCRATCH);
+    exit(2);
+  }
+  if (!(scratch[n_scratch] = strdup(buf))) {
+    fprintf(stderr, "mbdae_test_tmpdir: out of memory\n");
+    exit(2);
+  }
+  ++n_scratch;
   return buf;
 }
 
