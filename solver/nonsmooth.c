@@ -2,7 +2,9 @@
  * active-set (semismooth Newton on the min-map) iteration, each iterate a
  * sparse linear system factorised by ns_factor.h (LDL^T, KLU as
  * fallback), block principal pivoting once it
- * cycles (pivot_flip), and projected Gauss-Seidel as the fallback.
+ * cycles (pivot_flip), projected Gauss-Seidel as the fallback, and a dense
+ * Lemke (ns_lemke.h) as the last resort, which also proves a problem
+ * infeasible (lemke_fallback).
  *
  * The linear system of an iterate. With A the rows taken as active, the
  * velocities split into E, those whose column of W holds only W_jj and
@@ -42,6 +44,7 @@
 #include "mass_factor.h"
 #include "ns_border.h"
 #include "ns_factor.h"
+#include "ns_lemke.h"
 
 /* Active sets remembered to detect a cycling iteration: the folded 100 x 100
  * net's step from t = 1.835 s cycled through 21 sets under the plain update,
@@ -909,6 +912,111 @@ static int front_flip(ns_solver *s, const ns_input *in, const double *v, const d
   return changed;
 }
 
+/* The dense Lemke fallback's outcome (lemke_fallback). */
+typedef struct lemke_outcome {
+  int rows;          /* rows of its LCP (a bilateral row twice) */
+  int status;        /* ns_lemke_status, or -4 refused for size */
+  int cert_rows;     /* infeasible: rows of the certificate y (y_i != 0) */
+  double cert_gty;   /* max |G^T y| over max sum |G_ij y_i|: 0 for a proof */
+  double cert_bty;   /* b^T y / |y|_1: below -tolw for a proof */
+  double residual;   /* solved: the residual of its answer */
+} lemke_outcome;
+
+/* Certificates of infeasibility are accepted when |G^T y| is this small
+ * relative to its terms (round-off of the tableau's ray). */
+#define NS_CERT_REL 1e-8
+
+/* The last resort, where the active-set iteration and Gauss-Seidel failed:
+ * the LCP of the set in Delassus form, D = G W^-1 G^T and q = G vfree + b,
+ * solved densely by Lemke (ns_lemke.h); a bilateral row is two opposite
+ * unilateral rows (G_i v + b_i >= 0 and -(G_i v + b_i) >= 0), so D stays
+ * positive semidefinite and a secondary ray proves infeasibility. Returns
+ * 0 solved to the tolerance (v, P), -4 infeasible (lo holds the checked
+ * certificate), -1 no answer, -3 out of memory. */
+static int lemke_fallback(ns_solver *s, const ns_input *in, double tolw, double *v, double *P,
+                          ns_result *res, lemke_outcome *lo) {
+  const int nv = s->nv, nc = s->nc;
+  int n = 0;
+  for (int i = 0; i < nc; ++i)
+    if (in->in_set[i]) n += i < s->nu ? 1 : 2;
+  lo->rows = n;
+  if (n > NS_LEMKE_MAX_ROWS) {
+    lo->status = -4;
+    return -1;
+  }
+  const size_t nn = (size_t)n;
+  int *row = malloc(nn * sizeof *row);
+  double *sg = malloc(nn * sizeof *sg), *D = malloc(nn * nn * sizeof *D);
+  double *q = malloc(nn * sizeof *q), *z = malloc(nn * sizeof *z), *ray = malloc(nn * sizeof *ray);
+  double *y = malloc(2 * (size_t)nv * sizeof *y);
+  int rc = -3;
+  if (!row || !sg || !D || !q || !z || !ray || !y) goto done;
+  n = 0;
+  for (int i = 0; i < nc; ++i) {
+    if (!in->in_set[i]) continue;
+    row[n] = i, sg[n++] = 1.0;
+    if (i >= s->nu) row[n] = i, sg[n++] = -1.0;
+  }
+  for (int a = 0; a < n; ++a) { /* column a: G (W^-1 G_a^T) */
+    const int i = row[a];
+    for (int j = 0; j < nv; ++j) y[j] = 0.0;
+    for (int k = s->gp[i]; k < s->gp[i + 1]; ++k) y[s->gi[k]] += in->Gx[k];
+    if (w_solve(s, y)) {
+      rc = -1;
+      goto done;
+    }
+    for (int c = 0; c < n; ++c) D[c + (size_t)a * nn] = sg[c] * sg[a] * row_dot(s, in->Gx, row[c], y);
+    q[a] = sg[a] * (row_dot(s, in->Gx, i, s->vfree) + in->b[i]);
+  }
+  lo->status = (int)ns_lemke(n, D, q, z, ray, &res->lemke_pivots);
+  if (lo->status == NS_LEMKE_NOMEM) goto done;
+  rc = -1;
+  if (lo->status == NS_LEMKE_SOLVED) {
+    for (int i = 0; i < nc; ++i) P[i] = 0.0;
+    for (int a = 0; a < n; ++a) P[row[a]] += sg[a] * z[a];
+    for (int j = 0; j < nv; ++j) y[j] = 0.0;
+    for (int i = 0; i < nc; ++i)
+      for (int k = s->gp[i]; P[i] != 0.0 && k < s->gp[i + 1]; ++k) y[s->gi[k]] += in->Gx[k] * P[i];
+    if (w_solve(s, y)) goto done;
+    for (int j = 0; j < nv; ++j) v[j] = s->vfree[j] + y[j];
+    lo->residual = residual(s, in, v, P);
+    if (lo->residual <= tolw) rc = 0, res->residual = lo->residual;
+  } else if (lo->status == NS_LEMKE_RAY) {
+    /* the ray's z part, folded back onto the rows: y^T (G v + b) >= 0 for
+     * every feasible v, so G^T y = 0 with b^T y < 0 admits none */
+    double *gty = y, *gabs = y + nv, ysum = 0.0, bty = 0.0;
+    for (int j = 0; j < 2 * nv; ++j) y[j] = 0.0;
+    for (int i = 0; i < nc; ++i) P[i] = 0.0; /* P: y by row, for now */
+    for (int a = 0; a < n; ++a) P[row[a]] += sg[a] * ray[a];
+    lo->cert_rows = 0;
+    for (int i = 0; i < nc; ++i) {
+      if (P[i] == 0.0) continue;
+      lo->cert_rows++;
+      ysum += fabs(P[i]);
+      bty += in->b[i] * P[i];
+      for (int k = s->gp[i]; k < s->gp[i + 1]; ++k) {
+        gty[s->gi[k]] += in->Gx[k] * P[i];
+        gabs[s->gi[k]] += fabs(in->Gx[k] * P[i]);
+      }
+    }
+    double gmax = 0.0, amax = 0.0;
+    for (int j = 0; j < nv; ++j) gmax = fmax(gmax, fabs(gty[j])), amax = fmax(amax, gabs[j]);
+    lo->cert_gty = amax > 0.0 ? gmax / amax : 0.0;
+    lo->cert_bty = ysum > 0.0 ? bty / ysum : 0.0;
+    for (int i = 0; i < nc; ++i) P[i] = 0.0;
+    if (ysum > 0.0 && lo->cert_gty <= NS_CERT_REL && lo->cert_bty < -tolw) rc = -4;
+  }
+done:
+  free(row);
+  free(sg);
+  free(D);
+  free(q);
+  free(z);
+  free(ray);
+  free(y);
+  return rc;
+}
+
 int ns_iteration_cap(int max_iter, int nset) {
   const double scale = ceil(sqrt((double)nset / (double)NS_ITER_ROWS));
   const double cap = (double)max_iter * (scale > 1.0 ? scale : 1.0);
@@ -1048,21 +1156,49 @@ int ns_solve(ns_solver *s, const ns_input *in, double *v, double *P, ns_result *
     if (!changed) break;
   }
   int rc = pgs(s, in, tolw, v, P, res);
+  lemke_outcome lo = {0};
+  if (rc == -1) rc = lemke_fallback(s, in, tolw, v, P, res, &lo);
   for (int i = 0; i < nc; ++i) res->positive += P[i] > 0.0;
   if (rc == 0) return 0;
-  if (rc == -3)
+  if (rc == -4)
+    snprintf(msg, msglen,
+             "nonsmooth problem infeasible: no velocity meets the %d rows of the set (%d of "
+             "them bilateral) to the tolerance %.3e; certificate y over %d rows (y >= 0 on "
+             "unilateral ones): |G^T y| %.1e of its terms, b^T y / |y|_1 = %.3e (Lemke's "
+             "secondary ray after %d pivots; %d active-set iterations, %d Gauss-Seidel sweeps before)",
+             nset, lo.rows - nset, tolw, lo.cert_rows, lo.cert_gty, lo.cert_bty, res->lemke_pivots,
+             res->iterations, res->sweeps);
+  else if (rc == -3 && lo.rows > 0)
+    snprintf(msg, msglen, "out of memory for the dense Lemke fallback of %d rows", lo.rows);
+  else if (rc == -3)
     snprintf(msg, msglen,
              "the Gauss-Seidel fallback needs %d x %d doubles for W^-1 G^T of the kept "
              "velocities (limit %d, or out of memory)", s->nk, nset, NS_PGS_MAX_KEPT);
   else if (rc == -2)
     snprintf(msg, msglen, "singular mass matrix block in the Gauss-Seidel fallback (KLU status %d)",
              s->common.status);
-  else
+  else {
+    /* what the Lemke fallback met, if it ran */
+    char why[192] = "";
+    if (lo.status == -4)
+      snprintf(why, sizeof why, "; the dense Lemke fallback takes at most %d rows, this set %d",
+               NS_LEMKE_MAX_ROWS, lo.rows);
+    else if (lo.status == NS_LEMKE_PIVOT_CAP)
+      snprintf(why, sizeof why, "; the dense Lemke fallback stopped at its cap of %d pivots",
+               res->lemke_pivots);
+    else if (lo.status == NS_LEMKE_RAY)
+      snprintf(why, sizeof why,
+               "; Lemke's ray after %d pivots proves nothing (|G^T y| %.1e of its terms, "
+               "b^T y / |y|_1 = %.3e)", res->lemke_pivots, lo.cert_gty, lo.cert_bty);
+    else if (lo.rows > 0)
+      snprintf(why, sizeof why, "; Lemke's answer after %d pivots leaves residual %.3e",
+               res->lemke_pivots, lo.residual);
     snprintf(msg, msglen,
              "nonsmooth solve did not converge: %d active-set iterations (cap %d%s), %d "
-             "Gauss-Seidel sweeps, residual %.3e > %.3e (tolerance %.1e x %.3e), %d rows in the set",
+             "Gauss-Seidel sweeps, residual %.3e > %.3e (tolerance %.1e x %.3e), %d rows in the set%s",
              res->iterations, max_iter, cycled ? ", twice after a cycle" : "", res->sweeps, res->residual, tolw,
-             in->tol, vref, nset);
+             in->tol, vref, nset, why);
+  }
   return rc;
 }
 

@@ -20,7 +20,10 @@
  * Pires (block pivots while the count of infeasible rows falls, else the
  * first infeasible row alone), finite for the positive definite D + E. If
  * it has not converged in max_iter iterations (twice that after a cycle),
- * projected Gauss-Seidel finishes. Regularisation: an active row
+ * projected Gauss-Seidel finishes. Where that fails too, a dense Lemke
+ * (ns_lemke.h) on the set's Delassus form either solves the problem or
+ * proves it infeasible (doc/moreau.md: 5 of 2,000 random 8 x 8 nets needed
+ * it). Regularisation: an active row
  * solves w_i = -eps_i P_i with eps_i = NS_EPS_REL D_ii (D = G W^-1 G^T), so
  * a redundant set stays solvable and the added violation is NS_EPS_REL
  * times the velocity jump the row's own impulse makes. */
@@ -41,6 +44,9 @@
 /* Largest nk x nset block W_KK^-1 G_SK^T (doubles) of the Gauss-Seidel
  * fallback: nk velocities kept out of the elimination (a body's), nset rows. */
 #define NS_PGS_MAX_KEPT 50000000
+/* Rows of the dense Lemke fallback (a bilateral row counts twice): its
+ * Delassus matrix and tableau take 3 n^2 doubles, 96 MB at the limit. */
+#define NS_LEMKE_MAX_ROWS 2000
 
 typedef struct ns_solver ns_solver;
 
@@ -68,6 +74,7 @@ typedef struct ns_result {
   int front_iterates;   /* active-set updates with the taut front predicted (front_flip) */
   int front_stopped;    /* 1: the prediction was switched off for want of progress */
   int cycled;           /* 1: an active set repeated, and pivoting (pivot_flip) went on */
+  int lemke_pivots;     /* pivots of the dense Lemke fallback (0 unless it ran) */
 } ns_result;
 
 /* A solver for the given patterns (copied). NULL on failure, msg filled. */
@@ -89,7 +96,10 @@ int ns_iteration_cap(int max_iter, int nset);
  * ignored) and the impulses on return; v receives the velocities.
  * Returns 0, or < 0 with msg filled: -1 not converged (res holds the
  * iterations and the residual reached), -2 a singular factorisation,
- * -3 out of memory. */
+ * -3 out of memory, -4 infeasible: no v meets the set's rows (G_i v + b_i
+ * >= 0 unilateral, = 0 bilateral) to the tolerance, proved by a Farkas
+ * certificate y (y_i >= 0 on unilateral rows, G^T y = 0, b^T y < 0) that
+ * msg describes. */
 int ns_solve(ns_solver *s, const ns_input *in, double *v, double *P,
              ns_result *res, char *msg, size_t msglen);
 

@@ -682,11 +682,70 @@ static void test_long_cycle_remembered(void) {
   ns_free(&s);
 }
 
-/* A prediction that wanders. A planar net of 8 x 8 unit masses (W = I,
- * diagonal: the prediction moves every velocity) on a jittered unit grid,
- * a unilateral string to the right, upper and upper-right neighbour of
- * each point (161 rows; D = G G^T has obtuse couplings and rank 128), free
- * velocities uniform in [-1, 1], cold start. The plain update needs more
+/* A planar net of 8 x 8 unit masses (W = I, diagonal: the prediction
+ * moves every velocity) on a jittered unit grid, a unilateral string to the
+ * right, upper and upper-right neighbour of each point (161 rows; D = G G^T
+ * has obtuse couplings and rank 128), free velocities uniform in [-1, 1]
+ * from the seed, b = 0: v = 0 meets every row, so every seed has a
+ * solution (unique in v). */
+enum { RN_M = 8, RN_NP = RN_M * RN_M, RN_NV = 2 * RN_NP, RN_NC = 3 * RN_NP };
+typedef struct random_net {
+  double Wx[RN_NV], r[RN_NV], Gx[4 * RN_NC], b[RN_NC];
+  mbdae_index wp[RN_NV + 1], wi[RN_NV], gp[RN_NC + 1], gi[4 * RN_NC];
+  unsigned char in_set[RN_NC];
+  int nc;
+} random_net;
+
+static void random_net_build(random_net *n, unsigned seed) {
+  double x[RN_NV];
+  for (int p = 0; p < RN_NP; ++p) {
+    x[2 * p] = p % RN_M + 0.3 * (urand(&seed) - 0.5);
+    x[2 * p + 1] = p / RN_M + 0.3 * (urand(&seed) - 0.5);
+  }
+  int nc = 0, k = 0;
+  for (int p = 0; p < RN_NP; ++p) {
+    const int right = p % RN_M < RN_M - 1, up = p / RN_M < RN_M - 1;
+    const int nb[3] = {right ? p + 1 : -1, up ? p + RN_M : -1, right && up ? p + RN_M + 1 : -1};
+    for (int q = 0; q < 3; ++q) {
+      if (nb[q] < 0) continue;
+      const int o = nb[q];
+      const double dx = x[2 * o] - x[2 * p], dy = x[2 * o + 1] - x[2 * p + 1];
+      const double len = sqrt(dx * dx + dy * dy);
+      n->b[nc] = 0.0;
+      n->gp[nc] = k, n->in_set[nc++] = 1;
+      n->gi[k] = 2 * p, n->Gx[k++] = dx / len;
+      n->gi[k] = 2 * p + 1, n->Gx[k++] = dy / len;
+      n->gi[k] = 2 * o, n->Gx[k++] = -dx / len;
+      n->gi[k] = 2 * o + 1, n->Gx[k++] = -dy / len;
+    }
+  }
+  n->gp[nc] = k;
+  n->nc = nc;
+  for (int j = 0; j < RN_NV; ++j)
+    n->wp[j] = j, n->wi[j] = j, n->Wx[j] = 1.0, n->r[j] = 2.0 * urand(&seed) - 1.0;
+  n->wp[RN_NV] = RN_NV;
+}
+
+/* random_net solved from a cold start with the defaults of method moreau
+ * (tolerance 1e-10, 50 iterates); its answer checked against the LCP. */
+static int random_net_solve(unsigned seed, ns_result *res) {
+  random_net net;
+  random_net_build(&net, seed);
+  CU_ASSERT_EQUAL_FATAL(net.nc, 161);
+  double v[RN_NV], P[RN_NC] = {0};
+  char msg[512];
+  ns_solver *s = ns_create(RN_NV, net.wp, net.wi, net.nc, net.nc, net.gp, net.gi, msg, sizeof msg);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  ns_input in = {.Wx = net.Wx, .w_changed = 1, .Gx = net.Gx, .r = net.r, .b = net.b,
+                 .in_set = net.in_set, .tol = 1e-10, .max_iter = 50};
+  int rc = ns_solve(s, &in, v, P, res, msg, sizeof msg);
+  if (rc) fprintf(stderr, "%s\n", msg);
+  if (rc == 0) check_lcp_unit_mass(RN_NV, net.nc, net.gp, net.gi, net.Gx, net.r, net.b, v, P, 1e-8);
+  ns_free(&s);
+  return rc;
+}
+
+/* A prediction that wanders: random_net of seed 9. The plain update needs more
  * than NS_FRONT_DEEP iterates, so the prediction starts, and its iterates
  * then stop reaching a new least count of infeasible rows: after
  * NS_FRONT_TRIES of them it is switched off, and the plain update converges
@@ -695,52 +754,101 @@ static void test_long_cycle_remembered(void) {
  * ended in Gauss-Seidel (1,140 sweeps). The answer is checked against the
  * LCP itself (check_lcp_unit_mass). */
 static void test_wandering_prediction_stopped(void) {
-  enum { M = 8, NP = M * M, NVN = 2 * NP, NCAP = 3 * NP };
-  unsigned seed = 9;
-  double x[NVN], r[NVN], Wx[NVN], v[NVN], Gx[4 * NCAP], b[NCAP] = {0}, P[NCAP] = {0};
-  mbdae_index wp[NVN + 1], wi[NVN], gp[NCAP + 1], gi[4 * NCAP];
-  unsigned char in_set[NCAP];
-  for (int p = 0; p < NP; ++p) {
-    x[2 * p] = p % M + 0.3 * (urand(&seed) - 0.5);
-    x[2 * p + 1] = p / M + 0.3 * (urand(&seed) - 0.5);
-  }
-  int nc = 0, k = 0;
-  for (int p = 0; p < NP; ++p) {
-    const int right = p % M < M - 1, up = p / M < M - 1;
-    const int nb[3] = {right ? p + 1 : -1, up ? p + M : -1, right && up ? p + M + 1 : -1};
-    for (int q = 0; q < 3; ++q) {
-      if (nb[q] < 0) continue;
-      const int o = nb[q];
-      const double dx = x[2 * o] - x[2 * p], dy = x[2 * o + 1] - x[2 * p + 1];
-      const double len = sqrt(dx * dx + dy * dy);
-      gp[nc] = k, in_set[nc++] = 1;
-      gi[k] = 2 * p, Gx[k++] = dx / len;
-      gi[k] = 2 * p + 1, Gx[k++] = dy / len;
-      gi[k] = 2 * o, Gx[k++] = -dx / len;
-      gi[k] = 2 * o + 1, Gx[k++] = -dy / len;
-    }
-  }
-  gp[nc] = k;
-  CU_ASSERT_EQUAL_FATAL(nc, 161);
-  for (int j = 0; j < NVN; ++j) wp[j] = j, wi[j] = j, Wx[j] = 1.0, r[j] = 2.0 * urand(&seed) - 1.0;
-  wp[NVN] = NVN;
-  char msg[512];
-  ns_solver *s = ns_create(NVN, wp, wi, nc, nc, gp, gi, msg, sizeof msg);
-  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-  ns_input in = {.Wx = Wx, .w_changed = 1, .Gx = Gx, .r = r, .b = b, .in_set = in_set,
-                 .tol = 1e-10, .max_iter = 50};
   ns_result res;
-  int rc = ns_solve(s, &in, v, P, &res, msg, sizeof msg);
-  if (rc) fprintf(stderr, "%s\n", msg);
-  CU_ASSERT_EQUAL_FATAL(rc, 0);
+  CU_ASSERT_EQUAL_FATAL(random_net_solve(9, &res), 0);
   printf("  wandering prediction: %d iterates, %d predicted\n", res.iterations,
          res.front_iterates);
   CU_ASSERT_EQUAL(res.front_stopped, 1);
   CU_ASSERT_EQUAL(res.cycled, 0);
   CU_ASSERT_EQUAL(res.sweeps, 0);
+  CU_ASSERT_EQUAL(res.lemke_pivots, 0);
   CU_ASSERT(res.iterations < 50);
-  check_lcp_unit_mass(NVN, nc, gp, gi, Gx, r, b, v, P, 1e-8);
+}
+
+/* random_net of seed 68, one of the 5 seeds in 1..2000 whose solve failed
+ * (doc/moreau.md): the active-set iteration goes through 50 distinct sets
+ * (none repeats, so pivoting never starts), Gauss-Seidel on the singular D
+ * reaches 8.2e-8 in its 2,000 sweeps against the tolerance 2.5e-10. The
+ * problem has a solution (b = 0); the dense Lemke fallback finds it, checked
+ * against the LCP itself. */
+static void test_wandering_net_solved_by_lemke(void) {
+  ns_result res;
+  CU_ASSERT_EQUAL_FATAL(random_net_solve(68, &res), 0);
+  printf("  seed 68: %d iterates, %d sweeps, %d Lemke pivots, residual %.2e\n", res.iterations,
+         res.sweeps, res.lemke_pivots, res.residual);
+  CU_ASSERT_EQUAL(res.sweeps, NS_PGS_SWEEPS);
+  CU_ASSERT(res.lemke_pivots > 0);
+}
+
+/* A point (W = I) at x = 0.5 between anchors at x = 0 and x = 1, held by
+ * two strings of lengths l1 and l2: the position projection's rows
+ * g_i = l_i - d_i >= 0 linearised, -v_x + (l1 - 0.5) >= 0 and
+ * v_x + (l2 - 0.5) >= 0. Summed they ask l1 + l2 >= 1: with l1 = l2 = 0.4
+ * no v meets both (y = (1, 1): G^T y = 0, b^T y = -0.2). Also with the
+ * second string a rod (bilateral: v_x = 0.1 against v_x <= -0.1), and the
+ * reachable case l1 = l2 = 0.5 (v_x = 0, solved). */
+static int two_strings(int npts, double l1, double l2, int nu, double *v, double *P, char *msg,
+                       size_t msglen) {
+  const int nv = 2 * npts, nc = 2 * npts;
+  mbdae_index *wp = malloc((size_t)(nv + 1) * sizeof *wp), *wi = malloc((size_t)nv * sizeof *wi);
+  mbdae_index *gp = malloc((size_t)(nc + 1) * sizeof *gp), *gi = malloc((size_t)nc * sizeof *gi);
+  double *Wx = malloc((size_t)nv * sizeof *Wx), *r = malloc((size_t)nv * sizeof *r);
+  double *Gx = malloc((size_t)nc * sizeof *Gx), *b = malloc((size_t)nc * sizeof *b);
+  unsigned char *in_set = malloc((size_t)nc);
+  CU_ASSERT_FATAL(wp && wi && gp && gi && Wx && r && Gx && b && in_set);
+  for (int j = 0; j <= nv; ++j) wp[j] = j;
+  for (int j = 0; j < nv; ++j) wi[j] = j, Wx[j] = 1.0, r[j] = j % 2 ? -0.2 : 0.3;
+  for (int p = 0; p < npts; ++p) { /* the point's two strings, on its x velocity */
+    gi[2 * p] = gi[2 * p + 1] = 2 * p;
+    Gx[2 * p] = -1.0, Gx[2 * p + 1] = 1.0;
+    b[2 * p] = l1 - 0.5, b[2 * p + 1] = l2 - 0.5;
+  }
+  for (int i = 0; i <= nc; ++i) gp[i] = i;
+  for (int i = 0; i < nc; ++i) in_set[i] = 1, P[i] = 0.0;
+  ns_solver *s = ns_create(nv, wp, wi, nc, nu, gp, gi, msg, msglen);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  ns_input in = {.Wx = Wx, .w_changed = 1, .Gx = Gx, .r = r, .b = b, .in_set = in_set,
+                 .tol = 1e-10, .max_iter = 50};
+  ns_result res;
+  const int rc = ns_solve(s, &in, v, P, &res, msg, msglen);
   ns_free(&s);
+  free(wp), free(wi), free(gp), free(gi), free(Wx), free(r), free(Gx), free(b), free(in_set);
+  return rc;
+}
+
+static void test_infeasible_strings_reported(void) {
+  double v[2], P[2];
+  char msg[512];
+  int rc = two_strings(1, 0.4, 0.4, 2, v, P, msg, sizeof msg);
+  printf("  %s\n", msg);
+  CU_ASSERT_EQUAL(rc, -4);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "infeasible"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "certificate y over 2 rows"));
+  rc = two_strings(1, 0.4, 0.4, 1, v, P, msg, sizeof msg); /* the second a rod */
+  CU_ASSERT_EQUAL(rc, -4);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "(1 of them bilateral)"));
+  /* reachable: v_x = 0 exactly, the y velocity free */
+  rc = two_strings(1, 0.5, 0.5, 2, v, P, msg, sizeof msg);
+  CU_ASSERT_EQUAL_FATAL(rc, 0);
+  MBDAE_ASSERT_ABS(v[0], 0.0, 1e-12);
+  MBDAE_ASSERT_ABS(v[1], -0.2, 1e-12);
+  MBDAE_ASSERT_ABS(v[0], 0.3 - P[0] + P[1], 1e-12); /* W v = r + G^T P */
+  CU_ASSERT(P[0] >= 0.0 && P[1] >= 0.0);
+}
+
+/* Above NS_LEMKE_MAX_ROWS the dense fallback refuses, loudly: 1,001 such
+ * points (2,002 rows), every one infeasible. */
+static void test_lemke_refuses_large_set(void) {
+  enum { NPTS = NS_LEMKE_MAX_ROWS / 2 + 1 };
+  double *v = malloc(4 * NPTS * sizeof *v), *P = v + 2 * NPTS;
+  CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+  char msg[512];
+  const int rc = two_strings(NPTS, 0.4, 0.4, 2 * NPTS, v, P, msg, sizeof msg);
+  printf("  %s\n", msg);
+  CU_ASSERT_EQUAL(rc, -1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "did not converge"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "takes at most 2000 rows, this set 2002"));
+  free(v);
 }
 
 int main(void) {
@@ -758,6 +866,9 @@ int main(void) {
     {"taut front predicted", test_taut_front_predicted},
     {"cycle of 20 active sets remembered", test_long_cycle_remembered},
     {"wandering prediction switched off", test_wandering_prediction_stopped},
+    {"wandering net solved by the Lemke fallback", test_wandering_net_solved_by_lemke},
+    {"infeasible strings reported", test_infeasible_strings_reported},
+    {"Lemke fallback refuses a large set", test_lemke_refuses_large_set},
     {NULL, NULL}};
   return mbdae_test_main("nonsmooth", tests);
 }
