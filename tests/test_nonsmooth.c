@@ -16,6 +16,7 @@
 
 #include "friction.h"
 #include "nonsmooth.h"
+#include "random_string_net.h" /* urand, random_string_net */
 #include "testutil.h"
 
 #define NV 5
@@ -63,11 +64,6 @@ static int enumerate(int nc, int nu, const double *Gd /* nc x NV */, const doubl
     return 0;
   }
   return -1;
-}
-
-static double urand(unsigned *s) {
-  *s = *s * 1103515245u + 12345u;
-  return ((*s >> 8) & 0xffff) / 65535.0;
 }
 
 /* A full G pattern (every row touches every velocity), CSR. */
@@ -687,7 +683,7 @@ static void test_long_cycle_remembered(void) {
  * right, upper and upper-right neighbour of each point (161 rows; D = G G^T
  * has obtuse couplings and rank 128), free velocities uniform in [-1, 1]
  * from the seed, b = 0: v = 0 meets every row, so every seed has a
- * solution (unique in v). */
+ * solution (unique in v). The generator: tests/random_string_net.h. */
 enum { RN_M = 8, RN_NP = RN_M * RN_M, RN_NV = 2 * RN_NP, RN_NC = 3 * RN_NP };
 typedef struct random_net {
   double Wx[RN_NV], r[RN_NV], Gx[4 * RN_NC], b[RN_NC];
@@ -698,32 +694,8 @@ typedef struct random_net {
 
 static void random_net_build(random_net *n, unsigned seed) {
   double x[RN_NV];
-  for (int p = 0; p < RN_NP; ++p) {
-    x[2 * p] = p % RN_M + 0.3 * (urand(&seed) - 0.5);
-    x[2 * p + 1] = p / RN_M + 0.3 * (urand(&seed) - 0.5);
-  }
-  int nc = 0, k = 0;
-  for (int p = 0; p < RN_NP; ++p) {
-    const int right = p % RN_M < RN_M - 1, up = p / RN_M < RN_M - 1;
-    const int nb[3] = {right ? p + 1 : -1, up ? p + RN_M : -1, right && up ? p + RN_M + 1 : -1};
-    for (int q = 0; q < 3; ++q) {
-      if (nb[q] < 0) continue;
-      const int o = nb[q];
-      const double dx = x[2 * o] - x[2 * p], dy = x[2 * o + 1] - x[2 * p + 1];
-      const double len = sqrt(dx * dx + dy * dy);
-      n->b[nc] = 0.0;
-      n->gp[nc] = k, n->in_set[nc++] = 1;
-      n->gi[k] = 2 * p, n->Gx[k++] = dx / len;
-      n->gi[k] = 2 * p + 1, n->Gx[k++] = dy / len;
-      n->gi[k] = 2 * o, n->Gx[k++] = -dx / len;
-      n->gi[k] = 2 * o + 1, n->Gx[k++] = -dy / len;
-    }
-  }
-  n->gp[nc] = k;
-  n->nc = nc;
-  for (int j = 0; j < RN_NV; ++j)
-    n->wp[j] = j, n->wi[j] = j, n->Wx[j] = 1.0, n->r[j] = 2.0 * urand(&seed) - 1.0;
-  n->wp[RN_NV] = RN_NV;
+  n->nc = random_string_net(RN_M, seed, x, n->wp, n->wi, n->Wx, n->r, n->gp, n->gi, n->Gx, n->b,
+                            n->in_set);
 }
 
 /* random_net solved from a cold start with the defaults of method moreau

@@ -31,6 +31,7 @@
 #include <siconos/numerics/lcp_cst.h>
 
 #include "nonsmooth.h"
+#include "random_string_net.h"
 #include "../bench_timing.h"
 
 typedef struct net {
@@ -39,11 +40,6 @@ typedef struct net {
   mbdae_index *wp, *wi, *gp, *gi;
   unsigned char *in_set;
 } net;
-
-static double urand(unsigned *s) {
-  *s = *s * 1103515245u + 12345u;
-  return ((*s >> 8) & 0xffff) / 65535.0;
-}
 
 static int net_alloc(net *t, int n) {
   memset(t, 0, sizeof *t);
@@ -64,36 +60,12 @@ static void net_free(net *t) {
   free(t->wp), free(t->wi), free(t->gp), free(t->gi), free(t->in_set);
 }
 
-/* tests/test_nonsmooth.c random_net_build, for any N */
+/* tests/random_string_net.h's net of N x N points */
 static int net_build(net *t, unsigned seed) {
-  const int M = t->n, NP = t->np;
   double *x = malloc((size_t)t->nv * sizeof *x);
   if (!x) return -1;
-  for (int p = 0; p < NP; ++p) {
-    x[2 * p] = p % M + 0.3 * (urand(&seed) - 0.5);
-    x[2 * p + 1] = p / M + 0.3 * (urand(&seed) - 0.5);
-  }
-  int nc = 0, k = 0;
-  for (int p = 0; p < NP; ++p) {
-    const int right = p % M < M - 1, up = p / M < M - 1;
-    const int nb[3] = {right ? p + 1 : -1, up ? p + M : -1, right && up ? p + M + 1 : -1};
-    for (int q = 0; q < 3; ++q) {
-      if (nb[q] < 0) continue;
-      const int o = nb[q];
-      const double dx = x[2 * o] - x[2 * p], dy = x[2 * o + 1] - x[2 * p + 1];
-      const double len = sqrt(dx * dx + dy * dy);
-      t->gp[nc] = k, t->in_set[nc++] = 1;
-      t->gi[k] = 2 * p, t->Gx[k++] = dx / len;
-      t->gi[k] = 2 * p + 1, t->Gx[k++] = dy / len;
-      t->gi[k] = 2 * o, t->Gx[k++] = -dx / len;
-      t->gi[k] = 2 * o + 1, t->Gx[k++] = -dy / len;
-    }
-  }
-  t->gp[nc] = k;
-  t->nc = nc;
-  for (int j = 0; j < t->nv; ++j)
-    t->wp[j] = j, t->wi[j] = j, t->Wx[j] = 1.0, t->r[j] = 2.0 * urand(&seed) - 1.0;
-  t->wp[t->nv] = t->nv;
+  t->nc = random_string_net(t->n, seed, x, t->wp, t->wi, t->Wx, t->r, t->gp, t->gi, t->Gx, t->b,
+                            t->in_set);
   free(x);
   return 0;
 }
